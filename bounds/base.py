@@ -1,0 +1,233 @@
+"""Claims, their preconditions and results: the contract every calculator follows.
+
+A calculator is a :class:`Claim` subclass registered with ``@claim``. ``Claim.check`` builds a :class:`Context`
+(the validated sequence, the kernel, the learner and its parameters), checks the claim's preconditions *first*
+(raising :class:`PreconditionError` naming the first that fails: a claim is never evaluated outside its
+hypotheses), runs the learner lazily (``ctx.trace``) and returns a :class:`ClaimResult`.
+
+Verdicts (DESIGN.md "The flow of one check"): ``rhs`` is the right side at an *explicit* comparator and
+``rhs_lower`` a *certified* lower bound on the right side over every admissible comparator (equal to ``rhs`` when
+the right side does not depend on a comparator). With the reported tolerance τ:
+
+* violation (``holds = False``) when lhs > rhs + τ: the explicit comparator is the witness;
+* holds (``holds = True``) when lhs ≤ rhs_lower + τ: no admissible comparator can break it;
+* inconclusive (``holds = None``) in between, and said so in ``notes``.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, ClassVar
+
+import numpy as np
+
+import learners
+from learners.base import validate_sequence
+
+from .catalog import BY_ID, CatalogEntry
+
+RTOL = 1e-9
+ATOL = 1e-9
+
+
+class PreconditionError(ValueError):
+    """A claim's hypothesis fails on the given input; the message names the claim and the hypothesis."""
+
+    def __init__(self, claim: str, name: str, detail: str):
+        self.claim, self.name, self.detail = claim, name, detail
+        super().__init__(f"{claim}: precondition '{name}' fails: {detail}")
+
+
+def tolerance(*magnitudes: float, rtol: float = RTOL, atol: float = ATOL) -> float:
+    """The explicit tolerance of a comparison: atol + rtol · max |magnitude| (finite magnitudes only)."""
+    finite = [abs(float(m)) for m in magnitudes if m is not None and math.isfinite(float(m))]
+    return atol + rtol * max(finite, default=0.0)
+
+
+def decide(lhs: float, rhs: float, tol: float, rhs_lower: float | None = None) -> bool | None:
+    """The three-way verdict described in the module docstring."""
+    if lhs > rhs + tol:
+        return False
+    if lhs <= (rhs if rhs_lower is None else rhs_lower) + tol:
+        return True
+    return None
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, np.ndarray):
+        return _jsonable(v.tolist())
+    if isinstance(v, (bool, np.bool_)):
+        return bool(v)
+    if isinstance(v, (int, np.integer)):
+        return int(v)
+    if v is None or isinstance(v, str):
+        return v
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return str(v)
+    return f if math.isfinite(f) else ("inf" if f > 0 else "-inf" if f < 0 else "nan")
+
+
+@dataclass
+class ClaimResult:
+    """The outcome of one check. ``slack = rhs − lhs`` (negative when violated)."""
+
+    claim: str
+    learner: str | None
+    params: dict
+    T: int
+    lhs: float
+    rhs: float
+    tolerance: float
+    holds: bool | None
+    preconditions: dict = field(default_factory=dict)
+    terms: dict = field(default_factory=dict)
+    comparator: dict = field(default_factory=dict)
+    rhs_lower: float | None = None
+    notes: list = field(default_factory=list)
+    trace: Any = field(default=None, repr=False)
+
+    @property
+    def slack(self) -> float:
+        return float(self.rhs) - float(self.lhs)
+
+    @property
+    def verdict(self) -> str:
+        return {True: "holds", False: "VIOLATED", None: "inconclusive"}[self.holds]
+
+    def to_json(self) -> dict:
+        out = {
+            "claim": self.claim, "learner": self.learner, "params": self.params, "T": self.T,
+            "lhs": self.lhs, "rhs": self.rhs, "slack": self.slack, "tolerance": self.tolerance,
+            "holds": self.holds, "preconditions": self.preconditions, "terms": self.terms,
+            "comparator": self.comparator,
+        }
+        if self.rhs_lower is not None:
+            out["rhs_lower"] = self.rhs_lower
+        if self.notes:
+            out["notes"] = list(self.notes)
+        return _jsonable(out)
+
+    def __str__(self) -> str:
+        lines = [f"{self.claim} [{self.learner or '-'}] T={self.T}: {self.verdict}",
+                 f"  lhs = {float(self.lhs):.6g}   rhs = {float(self.rhs):.6g}   slack = {self.slack:.6g}"
+                 f"   tolerance = {self.tolerance:.3g}"]
+        if self.rhs_lower is not None and self.rhs_lower != self.rhs:
+            lines.append(f"  certified lower bound on the right side over all comparators: {float(self.rhs_lower):.6g}")
+        for k, v in self.terms.items():
+            lines.append(f"  {k} = {v:.6g}" if isinstance(v, (float, int, np.floating)) else f"  {k} = {v}")
+        if self.comparator:
+            lines.append(f"  comparator: {_jsonable(self.comparator)}")
+        lines += [f"  note: {n}" for n in self.notes]
+        return "\n".join(lines)
+
+
+class Context:
+    """Everything a calculator sees: the sequence, kernel, learner, parameters, and the (lazy) trace."""
+
+    def __init__(self, claim: "Claim", X, y, kernel, learner: str | None, params: dict, comparator: Any = None):
+        self.claim = claim
+        self.X, self.y = (validate_sequence(X, y) if X is not None else (None, None))
+        self.kernel = learners.parse_kernel(kernel)
+        self.learner = learner
+        self.comparator = comparator
+        self.params = dict(params)
+        learner_keys = set(learners.accepted_params(learner)) if learner else set()
+        unknown = set(self.params) - learner_keys - set(claim.claim_params)
+        if unknown:
+            raise PreconditionError(claim.id, "parameters",
+                                    f"unknown parameter(s) {sorted(unknown)}; the learner takes "
+                                    f"{sorted(learner_keys)}, the claim takes {sorted(claim.claim_params)}")
+        self.learner_params = {k: v for k, v in self.params.items() if k in learner_keys}
+        self.claim_params = {**claim.claim_params, **{k: v for k, v in self.params.items()
+                                                        if k in claim.claim_params and k not in learner_keys}}
+        self.checked: dict[str, str] = {}
+
+    @property
+    def T(self) -> int:
+        return 0 if self.y is None else len(self.y)
+
+    def require(self, name: str, ok: bool, detail: str = "") -> None:
+        """Record a precondition; raise PreconditionError when it fails."""
+        if not ok:
+            raise PreconditionError(self.claim.id, name, detail)
+        self.checked[name] = detail or "ok"
+
+    def make_learner(self, **overrides):
+        return learners.make(self.learner, kernel=self.kernel, **{**self.learner_params, **overrides})
+
+    @cached_property
+    def trace(self):
+        """The learner's run on the sequence (computed once)."""
+        return self.make_learner().run(self.X, self.y)
+
+    def result(self, lhs, rhs, terms=None, rhs_lower=None, comparator=None, notes=(), tol=None) -> ClaimResult:
+        """Assemble a ClaimResult with the verdict of :func:`decide` and the explicit tolerance."""
+        lhs_f, rhs_f = float(lhs), float(rhs)
+        if tol is None:
+            mags = [v for v in (terms or {}).values()
+                    if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))]
+            tol = tolerance(lhs_f, rhs_f, *mags)
+        holds = decide(lhs_f, rhs_f, tol, None if rhs_lower is None else float(rhs_lower))
+        notes = list(notes)
+        if holds is None:
+            notes.append(f"inconclusive: lhs {lhs_f:.6g} lies between the certified lower bound "
+                         f"{float(rhs_lower):.6g} and the value {rhs_f:.6g} at the explicit comparator")
+        return ClaimResult(self.claim.id, self.learner, dict(self.params), self.T, lhs_f, rhs_f, tol, holds,
+                           dict(self.checked), dict(terms or {}), dict(comparator or {}),
+                           None if rhs_lower is None else float(rhs_lower), notes,
+                           self.__dict__.get("trace"))
+
+
+class Claim:
+    """A calculator for one claim id.
+
+    Subclasses set ``id`` (a THEOREMS.md id), ``learners`` (the learners the claim is about; the first is the
+    default), ``claim_params`` (parameters of the claim itself with defaults, e.g. the comparator radius),
+    ``needs_sequence`` (False for symbolic claims) and ``unit_kernel`` (the claim assumes κ(x, x) ≤ 1), and implement
+    ``preconditions(ctx)`` (calls to ``ctx.require``) and ``evaluate(ctx)``.
+    """
+
+    id: ClassVar[str] = ""
+    learners: ClassVar[tuple[str, ...]] = ()
+    claim_params: ClassVar[dict] = {}
+    needs_sequence: ClassVar[bool] = True
+    unit_kernel: ClassVar[bool] = True
+
+    @property
+    def entry(self) -> CatalogEntry:
+        return BY_ID[self.id]
+
+    def preconditions(self, ctx: Context) -> None:
+        """Check the claim's hypotheses with ``ctx.require``; the default checks none beyond the common ones."""
+
+    def evaluate(self, ctx: Context) -> ClaimResult:
+        raise NotImplementedError
+
+    def check(self, X=None, y=None, kernel=None, learner: str | None = None, params: dict | None = None,
+              comparator: Any = None) -> ClaimResult:
+        """Check the claim on one sequence: preconditions first, then the evaluation."""
+        if learner is None and self.learners:
+            learner = self.learners[0]
+        if learner is not None and self.learners and learner not in self.learners:
+            raise PreconditionError(self.id, "learner", f"{self.id} is a claim about {', '.join(self.learners)}; "
+                                                        f"got {learner!r}")
+        if self.needs_sequence and X is None:
+            raise PreconditionError(self.id, "sequence", "this claim is checked on a sequence; none was given")
+        ctx = Context(self, X, y, kernel, learner, params or {}, comparator)
+        if self.needs_sequence and self.unit_kernel:
+            diag = ctx.kernel.diag(ctx.X)
+            ctx.require("kappa(x,x) <= 1", bool(np.all(diag <= 1 + 1e-12)),
+                        f"the claim assumes κ(x_t, x_t) ≤ 1 but max_t κ(x_t, x_t) = {float(np.max(diag)):.6g} "
+                        f"with the {ctx.kernel.spec()} kernel")
+        self.preconditions(ctx)
+        return self.evaluate(ctx)
+
+    def __repr__(self) -> str:
+        return f"<claim {self.id}: {self.entry.source}>"

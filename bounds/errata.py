@@ -1,0 +1,179 @@
+"""Witnesses and the errata registry.
+
+A **witness** is a JSON file that replays one check: the claim id, the learner, kernel and parameters, the
+sequence, and (for "for every comparator" claims) the explicit comparator f = Σ α_i κ(x_i, ·) at which the right
+side is beaten. ``replay`` re-runs it in float64 and then in mpmath (learners.numeric.high_precision); a violation
+is *confirmed* only when both runs violate the printed statement.
+
+An **erratum** is a witness file in ``bounds/witnesses/`` whose JSON carries an ``"erratum"`` object:
+``{"printed": the statement as printed, "cause": one paragraph, "corrected": the corrected statement or null}``.
+The registry is simply every such file, so a new finding needs no edit of shared code. Its test (tests/) asserts the
+witness still violates the printed statement and, where a correction is known, that the corrected one holds.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from learners.expansion import KernelExpansion
+from learners.kernels import parse_kernel
+from learners.numeric import high_precision
+
+WITNESS_DIR = Path(__file__).with_name("witnesses")
+FORMAT = "boundlab-witness/1"
+
+
+@dataclass
+class Witness:
+    claim: str
+    learner: str | None
+    kernel: str
+    params: dict
+    X: list
+    y: list
+    comparator: dict | None = None  # {"X": [[...]], "alpha": [...]} or None (oracle) or {"kind": "zero"}
+    lhs: float | None = None
+    rhs: float | None = None
+    found_by: str = ""
+    note: str = ""
+    erratum: dict | None = None
+    format: str = FORMAT
+
+    # ----------------------------------------------------------------- io
+    def save(self, path: "str | Path") -> Path:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(asdict(self), indent=1, default=_default) + "\n")
+        return path
+
+    @classmethod
+    def load(cls, path: "str | Path") -> "Witness":
+        try:
+            data = json.loads(Path(path).read_text())
+        except (OSError, json.JSONDecodeError) as exc:
+            raise ValueError(f"cannot read witness {path}: {exc}") from None
+        if data.get("format") != FORMAT:
+            raise ValueError(f"{path} is not a boundlab witness (format {data.get('format')!r}, expected {FORMAT!r})")
+        known = set(cls.__dataclass_fields__)
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+    # --------------------------------------------------------------- build
+    @classmethod
+    def from_result(cls, result, X, y, kernel, comparator=None, found_by: str = "", note: str = "") -> "Witness":
+        """A witness for a ClaimResult, with the explicit comparator when the claim used one."""
+        return cls(result.claim, result.learner, parse_kernel(kernel).spec(), dict(result.params),
+                   np.asarray(X, float).tolist(), np.asarray(y, int).tolist(), comparator_to_json(comparator),
+                   float(result.lhs), float(result.rhs), found_by, note)
+
+    def comparator_object(self):
+        c = self.comparator
+        if c is None:
+            return None
+        if c.get("kind") == "zero":
+            return "zero"
+        return KernelExpansion.from_points(parse_kernel(self.kernel), np.asarray(c["X"], float),
+                                           np.asarray(c["alpha"], float))
+
+    def check(self):
+        """Run the check this witness describes (in the current numeric backend)."""
+        from .registry import get
+
+        return get(self.claim).check(np.asarray(self.X, float), np.asarray(self.y), kernel=self.kernel,
+                                     learner=self.learner, params=self.params, comparator=self.comparator_object())
+
+
+def comparator_to_json(comp: Any) -> dict | None:
+    """Serialise a comparator (KernelExpansion, oracle Comparator with its X, "zero" or None)."""
+    if comp is None:
+        return None
+    if isinstance(comp, str):
+        return {"kind": comp}
+    if isinstance(comp, KernelExpansion):
+        return {"X": np.asarray(comp.X, float).tolist(), "alpha": np.asarray(comp.alpha, float).tolist()}
+    if isinstance(comp, dict):
+        return comp
+    raise TypeError(f"cannot serialise comparator {comp!r}")
+
+
+def _default(o):
+    if isinstance(o, np.ndarray):
+        return o.tolist()
+    if isinstance(o, (np.integer,)):
+        return int(o)
+    if isinstance(o, (np.floating,)):
+        return float(o)
+    return str(o)
+
+
+@dataclass
+class Replay:
+    """Outcome of replaying a witness: float64 result, high-precision result, and whether the violation stands."""
+
+    witness: Witness
+    float_result: Any
+    mp_result: Any = None
+    confirmed: bool | None = None
+    detail: list = field(default_factory=list)
+
+    def summary(self) -> dict:
+        f = self.float_result
+        out = {"claim": self.witness.claim, "learner": self.witness.learner, "float64": f.to_json(),
+               "confirmed": self.confirmed, "detail": self.detail}
+        if self.mp_result is not None:
+            out["high_precision"] = self.mp_result.to_json()
+        return out
+
+
+def replay(w: "Witness | str | Path", dps: int = 50) -> Replay:
+    """Replay a witness in float64, then in mpmath with ``dps`` digits; confirm a violation only if both agree."""
+    if not isinstance(w, Witness):
+        w = Witness.load(w)
+    fres = w.check()
+    rep = Replay(w, fres)
+    if fres.holds is not False:
+        rep.confirmed = False
+        rep.detail.append(f"float64 replay does not violate the claim (verdict: {fres.verdict})")
+        return rep
+    if w.comparator is None and _is_comparator_claim(fres):
+        rep.detail.append("the witness has no explicit comparator; the high-precision replay needs one")
+        return rep
+    try:
+        with high_precision(dps):
+            mres = w.check()
+    except NotImplementedError as exc:
+        rep.detail.append(f"not confirmed at high precision: {exc}; float64 gap {-fres.slack:.3g} "
+                          f"against tolerance {fres.tolerance:.3g}")
+        return rep
+    rep.mp_result = mres
+    rep.confirmed = mres.holds is False
+    rep.detail.append(f"mpmath ({dps} digits): lhs = {mres.lhs:.17g}, rhs = {mres.rhs:.17g}, verdict {mres.verdict}")
+    return rep
+
+
+def _is_comparator_claim(res) -> bool:
+    return res.comparator.get("kind") == "oracle"
+
+
+def errata() -> list[Witness]:
+    """Every registered erratum (witness files in bounds/witnesses/ carrying an "erratum" object)."""
+    out = []
+    for p in sorted(WITNESS_DIR.glob("*.json")):
+        w = Witness.load(p)
+        if w.erratum:
+            out.append(w)
+    return out
+
+
+def errata_files() -> dict[str, list[Path]]:
+    """claim id → witness files of its errata."""
+    out: dict[str, list[Path]] = {}
+    for p in sorted(WITNESS_DIR.glob("*.json")):
+        w = Witness.load(p)
+        if w.erratum:
+            out.setdefault(w.claim, []).append(p)
+    return out
+

@@ -1,0 +1,179 @@
+"""The online learner protocol shared by every algorithm, and validation of input sequences.
+
+A learner is used river-style, one example at a time (``score``, ``predict``, ``learn``), or over a whole
+sequence with ``run``, which returns a :class:`~learners.trace.Trace`. Subclasses implement one method,
+``_round(t, x, y)``: compute f_t(x_t), update, log the algorithm's own terms with ``self.log`` and return the
+score and the update kind.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+import numpy as np
+
+from . import numeric as nm
+from .kernels import Kernel, parse_kernel
+from .trace import Trace, TraceRecorder
+
+
+class SequenceError(ValueError):
+    """The input sequence is not a valid sequence of examples (x_t, y_t)."""
+
+
+def validate_sequence(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Return (X as a float (T, d) array, y as an int8 array of ±1), or raise SequenceError naming the problem."""
+    try:
+        X = np.asarray(X, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise SequenceError(f"features are not numeric: {exc}") from None
+    y_arr = np.asarray(y)
+    if X.ndim == 1:
+        X = X[:, None]
+    if X.ndim != 2:
+        raise SequenceError(f"features must be a (T, d) array, got shape {X.shape}")
+    if y_arr.ndim != 1:
+        raise SequenceError(f"labels must be a 1-d array, got shape {y_arr.shape}")
+    if len(X) != len(y_arr):
+        raise SequenceError(f"mismatched lengths: {len(X)} feature rows but {len(y_arr)} labels")
+    if len(X) == 0:
+        raise SequenceError("empty sequence: at least one example is needed")
+    if not np.all(np.isfinite(X)):
+        bad = int(np.argwhere(~np.isfinite(X))[0, 0])
+        raise SequenceError(f"features contain NaN or inf (first at round {bad + 1})")
+    try:
+        yf = y_arr.astype(float)
+    except (TypeError, ValueError):
+        raise SequenceError("labels must be numbers equal to -1 or +1") from None
+    bad = np.flatnonzero((yf != 1.0) & (yf != -1.0))
+    if len(bad):
+        raise SequenceError(f"labels must be -1 or +1; round {bad[0] + 1} has label {y_arr[bad[0]]!r}")
+    return X, yf.astype(np.int8)
+
+
+class OnlineLearner(ABC):
+    """Base class of every learner.
+
+    Class attributes: ``name`` (the registry name), ``zero_label`` (the prediction when the score is exactly 0; each
+    learner states its paper's convention), ``randomized`` (True when the learner takes a ``seed``),
+    ``supports_high_precision`` (False when a step needs LAPACK, so the mpmath replay of learners.numeric cannot
+    run it).
+    """
+
+    name: ClassVar[str] = "learner"
+    zero_label: ClassVar[int] = 1
+    randomized: ClassVar[bool] = False
+    supports_high_precision: ClassVar[bool] = True
+
+    def __init__(self, kernel: "Kernel | str | None" = None, **params: Any):
+        self.kernel = parse_kernel(kernel)
+        self.params = params
+        self._rec: TraceRecorder | None = None
+        self.t = 0
+        self.reset()
+
+    # ---------------------------------------------------------------- protocol
+    @abstractmethod
+    def reset(self) -> None:
+        """Return to the initial hypothesis (f_1)."""
+
+    @abstractmethod
+    def score(self, x: np.ndarray) -> float:
+        """f_t(x), the current real-valued output."""
+
+    @abstractmethod
+    def _round(self, t: int, x: np.ndarray, y: int) -> tuple[float, str]:
+        """Play round t on (x, y): return (f_t(x_t), update kind) after updating the hypothesis."""
+
+    def size(self) -> int:
+        """Active-set size (number of stored support points)."""
+        return 0
+
+    def norm(self) -> float:
+        """‖f‖ of the current hypothesis."""
+        return float("nan")
+
+    def hypothesis(self) -> Any:
+        """The current hypothesis (a copy, safe to keep)."""
+        return None
+
+    # ------------------------------------------------------------- conveniences
+    def sign(self, score: float) -> int:
+        """The prediction for a score, with this learner's tie convention at 0."""
+        return 1 if score > 0 else (-1 if score < 0 else self.zero_label)
+
+    def predict(self, x: np.ndarray) -> int:
+        return self.sign(self.score(nm.asarray(x)))
+
+    def log(self, name: str, value: Any) -> None:
+        """Record an algorithm-specific term for the current round (no-op outside ``run``)."""
+        if self._rec is not None:
+            self._rec.put(name, value)
+
+    def learn(self, x: np.ndarray, y: int) -> float:
+        """Play one round outside ``run``; return f_t(x_t)."""
+        self.t += 1
+        score, _ = self._round(self.t, nm.asarray(x), int(y))
+        return score
+
+    def run(self, X: Any, y: Any, progress: bool = False) -> Trace:
+        """Reset, play the whole sequence and return its Trace (rounds are numbered t = 1..T)."""
+        X, y = validate_sequence(X, y)
+        if nm.is_mp():
+            if not self.supports_high_precision:
+                raise NotImplementedError(f"{self.name} has no high-precision path (it needs LAPACK solves)")
+            X = nm.asarray(X)
+        self.reset()
+        T = len(y)
+        rec = self._rec = TraceRecorder(T)
+        last = start = time.monotonic()
+        try:
+            for i in range(T):
+                rec.t = i
+                self.t = i + 1
+                s, kind = self._round(i + 1, X[i], int(y[i]))
+                rec.score[i] = s
+                rec.y[i] = y[i]
+                rec.yhat[i] = self.sign(s)
+                rec.set_kind(kind)
+                rec.size[i] = self.size()
+                rec.norm[i] = self.norm()
+                if progress and time.monotonic() - last > 1.0:
+                    last = time.monotonic()
+                    print(f"\r{self.name}: round {i + 1}/{T} ({(i + 1) / (last - start):.0f} rounds/s)",
+                          end="", file=sys.stderr, flush=True)
+        finally:
+            self._rec = None
+        if progress and time.monotonic() - start > 1.0:
+            print(file=sys.stderr)
+        return Trace.from_recorder(rec, self.name, self.describe_params(), self.kernel.spec(), self.hypothesis())
+
+    def describe_params(self) -> dict:
+        return dict(self.params)
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.describe_params().items())
+        return f"{type(self).__name__}({args}{', ' if args else ''}kernel={self.kernel.spec()!r})"
+
+
+class KernelLearner(OnlineLearner):
+    """A learner whose hypothesis is one :class:`~learners.expansion.KernelExpansion` ``self.f``."""
+
+    def reset(self) -> None:
+        from .expansion import KernelExpansion
+
+        self.f = KernelExpansion(self.kernel, capacity=int(self.params.get("B", 16) or 16) + 1)
+
+    def score(self, x):
+        return self.f(nm.asarray(x))
+
+    def size(self):
+        return len(self.f)
+
+    def norm(self):
+        return self.f.norm
+
+    def hypothesis(self):
+        return self.f.copy()

@@ -1,0 +1,322 @@
+"""The kernel expansion f = Σ_i α_i κ(x_i, ·) that every kernel learner is built on.
+
+One class owns the support points, their coefficients and the Gram matrix of the support, grown incrementally, so
+that f(x), ‖f‖, ⟨f, g⟩, scaling, removal and projection are computed in one place:
+
+=====================  ==========================================================
+operation              cost (n = number of support points, d = input dimension)
+=====================  ==========================================================
+``evaluate(x)``        one kernel row, O(n d)
+``add``                O(n) given the row already computed for ``evaluate``
+``remove`` (swap)      O(n) (the last point takes the removed slot)
+``scale``              O(n)
+``norm_sq``            O(1): maintained incrementally; refreshed exactly every n operations (O(n²) amortised O(n))
+``support_values``     O(n²): f(x_i) for every support point
+``inner(g)``           O(n m d) for g with m points
+``factor``             a Cholesky factor of the support Gram matrix, grown in O(n²) per point (see gram_factor)
+=====================  ==========================================================
+
+Learners never recompute a norm or a Gram entry by hand; they ask the expansion.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import numeric as nm
+from .gram_factor import GramFactor
+from .kernels import Kernel
+
+
+class KernelExpansion:
+    """f = Σ_i α_i κ(x_i, ·) over a support set, with its incremental Gram matrix.
+
+    Each support point also carries the round it was inserted on (``born``) and its label (``label``), which the
+    budget learners need (the oldest point, y_{r_t}).
+    """
+
+    def __init__(self, kernel: Kernel, dim: int | None = None, capacity: int = 16):
+        self.kernel = kernel
+        self._dim = dim
+        self._cap = max(int(capacity), 1)
+        self._n = 0
+        self._X = None if dim is None else nm.empty((self._cap, dim))
+        self._alpha = nm.empty(self._cap)
+        self._born = np.empty(self._cap, dtype=np.int64)
+        self._label = np.empty(self._cap)
+        self._kdiag = nm.empty(self._cap)
+        self._G = nm.empty((self._cap, self._cap))
+        self._norm_sq = nm.scalar(0)
+        self._ops = 0
+        self._factor: GramFactor | None = None
+
+    # ------------------------------------------------------------------ views
+    def __len__(self) -> int:
+        return self._n
+
+    @property
+    def X(self) -> np.ndarray:
+        """Support points, shape (n, d)."""
+        return self._X[: self._n] if self._X is not None else np.empty((0, 0))
+
+    @property
+    def alpha(self) -> np.ndarray:
+        """Coefficients α (a view: write through ``set_coef``/``scale`` so the norm stays right)."""
+        return self._alpha[: self._n]
+
+    @property
+    def born(self) -> np.ndarray:
+        """Round on which each support point was inserted."""
+        return self._born[: self._n]
+
+    @property
+    def label(self) -> np.ndarray:
+        """Label y_i of each support point."""
+        return self._label[: self._n]
+
+    @property
+    def gram(self) -> np.ndarray:
+        """Gram matrix of the support, shape (n, n) (a view)."""
+        return self._G[: self._n, : self._n]
+
+    @property
+    def kdiag(self) -> np.ndarray:
+        """κ(x_i, x_i) for the support points."""
+        return self._kdiag[: self._n]
+
+    # ------------------------------------------------------------ evaluation
+    def row(self, x: np.ndarray) -> np.ndarray:
+        """The kernel row [κ(x, x_i)]_i over the support."""
+        if self._n == 0:
+            return np.empty(0)
+        return self.kernel.row(x, self.X)
+
+    def evaluate(self, x: np.ndarray) -> tuple[float, np.ndarray]:
+        """Return (f(x), kernel row), so that a following ``add`` reuses the row."""
+        k = self.row(x)
+        return (self.alpha @ k if self._n else nm.scalar(0)), k
+
+    def __call__(self, x: np.ndarray) -> float:
+        return self.evaluate(x)[0]
+
+    def values(self, Xq: np.ndarray) -> np.ndarray:
+        """f at every row of Xq."""
+        Xq = np.atleast_2d(nm.asarray(Xq))
+        if self._n == 0:
+            return nm.full(len(Xq), 0)
+        return self.kernel.matrix(Xq, self.X) @ self.alpha
+
+    def support_values(self) -> np.ndarray:
+        """f(x_i) at every support point, from the stored Gram matrix (no kernel evaluations)."""
+        return self.gram @ self.alpha
+
+    # ----------------------------------------------------------------- norms
+    @property
+    def norm_sq(self) -> float:
+        """‖f‖² (maintained incrementally, exact to rounding)."""
+        if self._ops > max(32, self._n):
+            self.refresh()
+        return max(self._norm_sq, 0.0)
+
+    @property
+    def norm(self) -> float:
+        return nm.sqrt(self.norm_sq)
+
+    def exact_norm_sq(self) -> float:
+        """‖f‖² = αᵀGα recomputed from scratch (O(n²))."""
+        a = self.alpha
+        return max(a @ self.gram @ a, nm.scalar(0))
+
+    def refresh(self) -> None:
+        """Recompute the incrementally maintained norm from scratch."""
+        self._norm_sq = self.exact_norm_sq()
+        self._ops = 0
+
+    def inner(self, other: "KernelExpansion") -> float:
+        """⟨f, g⟩ in the RKHS."""
+        if len(self) == 0 or len(other) == 0:
+            return nm.scalar(0)
+        return self.alpha @ self.kernel.matrix(self.X, other.X) @ other.alpha
+
+    def dist_sq(self, other: "KernelExpansion") -> float:
+        """‖f − g‖²."""
+        return max(self.norm_sq - 2 * self.inner(other) + other.norm_sq, nm.scalar(0))
+
+    # -------------------------------------------------------------- updates
+    def _grow(self, dim: int) -> None:
+        if self._X is None:
+            self._dim = dim
+            self._X = nm.empty((self._cap, dim))
+        if self._n < self._cap:
+            return
+        cap = 2 * self._cap
+        X = nm.empty((cap, self._dim))
+        X[: self._n] = self.X
+        G = nm.empty((cap, cap))
+        G[: self._n, : self._n] = self.gram
+        self._X, self._G = X, G
+        for name in ("_alpha", "_born", "_label", "_kdiag"):
+            old = getattr(self, name)
+            new = nm.empty(cap) if old.dtype == object else np.empty(cap, dtype=old.dtype)
+            new[: self._n] = old[: self._n]
+            setattr(self, name, new)
+        self._cap = cap
+
+    def add(
+        self,
+        x: np.ndarray,
+        coef: float,
+        row: np.ndarray | None = None,
+        kxx: float | None = None,
+        born: int = -1,
+        label: float = 0.0,
+        fx: float | None = None,
+    ) -> int:
+        """Append the point x with coefficient ``coef``; return its slot.
+
+        ``row`` (the kernel row of x over the current support), ``kxx`` (κ(x, x)) and ``fx`` (f(x) before the
+        addition) are reused when given, so an ``evaluate`` followed by ``add`` costs one kernel row.
+        """
+        x = nm.asarray(x)
+        self._grow(x.shape[0])
+        if row is None:
+            row = self.row(x)
+        if kxx is None:
+            kxx = self.kernel.diag(x[None, :])[0]
+        if fx is None:
+            fx = self.alpha @ row if self._n else nm.scalar(0)
+        n = self._n
+        self._X[n] = x
+        self._alpha[n] = coef
+        self._born[n] = born
+        self._label[n] = label
+        self._kdiag[n] = kxx
+        self._G[n, :n] = row
+        self._G[:n, n] = row
+        self._G[n, n] = kxx
+        self._n = n + 1
+        self._norm_sq += 2 * coef * fx + coef * coef * kxx
+        self._ops += 1
+        if self._factor is not None:
+            try:
+                self._factor.append(row, kxx)
+            except np.linalg.LinAlgError:
+                self._factor = None  # rebuilt (or reported singular) on next use
+        return n
+
+    def remove(self, i: int) -> tuple[np.ndarray, float, int, float]:
+        """Remove slot i (the last point moves into it); return (x_i, α_i, born_i, label_i)."""
+        n = self._n
+        if not 0 <= i < n:
+            raise IndexError(f"support slot {i} out of range for {n} points")
+        x, a, b, lab = self._X[i].copy(), self._alpha[i], int(self._born[i]), float(self._label[i])
+        f_xi = self._G[i, :n] @ self._alpha[:n]
+        self._norm_sq += -2 * a * f_xi + a * a * self._kdiag[i]
+        last = n - 1
+        if i != last:
+            self._X[i] = self._X[last]
+            for arr in (self._alpha, self._born, self._label, self._kdiag):
+                arr[i] = arr[last]
+            self._G[i, :n] = self._G[last, :n]
+            self._G[:n, i] = self._G[:n, last]
+            self._G[i, i] = self._G[last, last]
+        self._n = last
+        self._ops += 1
+        self._factor = None
+        return x, a, b, lab
+
+    def remove_many(self, slots) -> None:
+        """Remove several slots at once (O(n²)), keeping the order of the remaining points."""
+        keep = np.setdiff1d(np.arange(self._n), np.asarray(slots, dtype=int))
+        self.restrict(keep)
+
+    def restrict(self, keep: np.ndarray, alpha: np.ndarray | None = None) -> None:
+        """Keep only the slots ``keep`` (in that order), optionally with new coefficients; O(n²)."""
+        keep = np.asarray(keep, dtype=int)
+        m = len(keep)
+        self._X[:m] = self._X[keep]
+        for arr in (self._born, self._label, self._kdiag):
+            arr[:m] = arr[keep]
+        self._alpha[:m] = self._alpha[keep] if alpha is None else alpha
+        self._G[:m, :m] = self._G[np.ix_(keep, keep)]
+        self._n = m
+        self._factor = None
+        self.refresh()
+
+    def scale(self, c: float) -> None:
+        """f ← c f."""
+        self._alpha[: self._n] *= c
+        self._norm_sq *= c * c
+
+    def set_coef(self, i: int, value: float) -> None:
+        """α_i ← value, keeping ‖f‖ up to date in O(n)."""
+        delta = value - self._alpha[i]
+        if delta == 0:
+            return
+        f_xi = self._G[i, : self._n] @ self._alpha[: self._n]
+        self._norm_sq += 2 * delta * f_xi + delta * delta * self._kdiag[i]
+        self._alpha[i] = value
+        self._ops += 1
+
+    def set_alpha(self, alpha: np.ndarray) -> None:
+        """Replace every coefficient at once (O(n²) norm refresh)."""
+        self._alpha[: self._n] = alpha
+        self.refresh()
+
+    # ------------------------------------------------------------ projection
+    @property
+    def factor(self) -> GramFactor:
+        """Cholesky factor of the support Gram matrix, built on first use and grown by ``add`` afterwards."""
+        if self._factor is None:
+            self._factor = GramFactor.from_gram(self.gram)
+        return self._factor
+
+    def projection_coefficients(self, keep: np.ndarray, drop: np.ndarray, ridge: float = 0.0) -> np.ndarray:
+        """θ = (K_keep + ridge·I)⁻¹ K_keep,drop α_drop: the (regularised) projection of Σ_drop α_i κ(x_i, ·)
+        onto span{κ(x_j, ·) : j ∈ keep}, solved by Cholesky on the stored Gram submatrix (no inversion)."""
+        from scipy.linalg import cho_factor, cho_solve
+
+        keep = np.asarray(keep, dtype=int)
+        drop = np.asarray(drop, dtype=int)
+        K2 = self._G[np.ix_(keep, keep)]
+        if ridge:
+            K2 = K2 + ridge * np.eye(len(keep))
+        rhs = self._G[np.ix_(keep, drop)] @ self._alpha[drop]
+        return cho_solve(cho_factor(K2, lower=True, check_finite=False), rhs, check_finite=False)
+
+    # ----------------------------------------------------------------- misc
+    def copy(self) -> "KernelExpansion":
+        """An independent copy (the Gram matrix is copied, not recomputed)."""
+        new = KernelExpansion(self.kernel, self._dim, max(self._n, 1))
+        if self._n:
+            new._grow(self._dim)
+            m = self._n
+            new._X[:m] = self.X
+            new._alpha[:m] = self.alpha
+            new._born[:m] = self.born
+            new._label[:m] = self.label
+            new._kdiag[:m] = self.kdiag
+            new._G[:m, :m] = self.gram
+            new._n = m
+        new._norm_sq, new._ops = self._norm_sq, self._ops
+        return new
+
+    @classmethod
+    def from_points(cls, kernel: Kernel, X: np.ndarray, alpha: np.ndarray) -> "KernelExpansion":
+        """f = Σ α_i κ(X_i, ·) built in one O(n² d) Gram computation (used for comparators)."""
+        X = np.atleast_2d(np.asarray(X, float))
+        alpha = np.asarray(alpha, float)
+        f = cls(kernel, X.shape[1], max(len(X), 1))
+        n = len(X)
+        if n:
+            f._X[:n] = X
+            f._alpha[:n] = alpha
+            f._born[:n] = -1
+            f._label[:n] = 0.0
+            f._G[:n, :n] = kernel.matrix(X, X)
+            f._kdiag[:n] = np.diag(f._G[:n, :n])
+            f._n = n
+            f.refresh()
+        return f
+
+    def __repr__(self) -> str:
+        return f"KernelExpansion(n={self._n}, ‖f‖={self.norm:.4g}, kernel={self.kernel.spec()})"

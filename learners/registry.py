@@ -1,0 +1,81 @@
+"""One naming of the learners for the library, the CLI and the witnesses: ``learners.make(name, **params)``.
+
+Every module of the ``learners`` package registers its classes with ``@register("name")``; the package is imported
+whole on first lookup, so a new learner needs no edit outside its own module.
+"""
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+from typing import Any
+
+from .base import OnlineLearner
+
+# The learner names of the CLI contract (issue "The verification loop"), in the order the papers introduce them.
+LEARNER_NAMES = (
+    "perceptron", "remove-oldest", "shrinking-perceptron", "forgetron-basic", "forgetron-self-tuned",
+    "forgetron-greedy", "rbp", "cks", "avp", "ahpatron", "projectron", "projectron++", "ogd", "bogd", "bogd++",
+    "pomd", "pomdr", "fogd", "nogd", "omm-naive", "omm-efficient", "omm-conservative", "perceptron-bias", "romma",
+    "aromma", "pumma", "alma",
+)
+
+_REGISTRY: dict[str, type[OnlineLearner]] = {}
+_LOADED = False
+
+
+def register(name: str):
+    """Class decorator: register a learner under ``name`` (one of LEARNER_NAMES)."""
+    if name not in LEARNER_NAMES:
+        raise ValueError(f"{name!r} is not a learner name of the CLI contract: {LEARNER_NAMES}")
+
+    def deco(cls):
+        if name in _REGISTRY and _REGISTRY[name] is not cls:
+            raise ValueError(f"learner {name!r} registered twice ({_REGISTRY[name].__name__}, {cls.__name__})")
+        cls.name = name
+        _REGISTRY[name] = cls
+        return cls
+
+    return deco
+
+
+def _load_all() -> None:
+    global _LOADED
+    if _LOADED:
+        return
+    import learners
+
+    for mod in pkgutil.iter_modules(learners.__path__):
+        importlib.import_module(f"learners.{mod.name}")
+    _LOADED = True
+
+
+def available() -> list[str]:
+    """Names of the learners implemented so far, in LEARNER_NAMES order."""
+    _load_all()
+    return [n for n in LEARNER_NAMES if n in _REGISTRY]
+
+
+def learner_class(name: str) -> type[OnlineLearner]:
+    _load_all()
+    if name not in _REGISTRY:
+        if name in LEARNER_NAMES:
+            raise ValueError(f"learner {name!r} is not implemented yet; implemented: {', '.join(available())}")
+        raise ValueError(f"unknown learner {name!r}; known learners: {', '.join(LEARNER_NAMES)}")
+    return _REGISTRY[name]
+
+
+def accepted_params(name: str) -> list[str]:
+    """The keyword parameters a learner's constructor accepts (besides ``kernel``)."""
+    sig = inspect.signature(learner_class(name).__init__)
+    return [p for p in sig.parameters if p not in ("self", "kernel", "args", "kwargs")]
+
+
+def make(name: str, kernel: Any = None, **params: Any) -> OnlineLearner:
+    """Build the learner ``name`` with the paper's parameter names, e.g. ``make("forgetron-self-tuned", B=100)``."""
+    cls = learner_class(name)
+    ok = accepted_params(name)
+    unknown = sorted(set(params) - set(ok))
+    if unknown:
+        raise ValueError(f"learner {name!r} does not take parameter(s) {unknown}; it takes {ok}")
+    return cls(kernel=kernel, **params)

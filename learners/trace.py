@@ -1,0 +1,137 @@
+"""The Trace: one record per round of a learner's run, stored as numpy arrays (columns), not objects.
+
+Core columns, present for every learner:
+
+``score``    f_t(x_t), the learner's real-valued output before the update
+``y``        the label y_t ∈ {−1, +1}
+``yhat``     the prediction (sign of the score with the learner's stated tie convention)
+``kind``     the update kind code; ``kind_names[code]`` is its name (``"none"``, ``"update"``, ``"update+remove"``, ...)
+``size``     active-set size after the round
+``norm``     ‖f_{t+1}‖ after the round
+
+Every other quantity a claim needs (Ψ_t, Φ_t, φ_t, Q_t, σ_{r_t,t}, λ_t, ε_t, removed index, ...) is an *extra*
+column, created the first time a learner logs it: float columns default to NaN, int columns to −1 and bool columns
+to False on rounds where nothing was logged.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from . import numeric as nm
+
+_DEFAULTS = {"f": np.nan, "i": -1, "b": False}
+
+
+class TraceRecorder:
+    """Preallocated column store filled one round at a time by :class:`learners.base.OnlineLearner`."""
+
+    def __init__(self, T: int):
+        self.T = T
+        self.t = -1
+        self.score = nm.full(T, 0)
+        self.y = np.zeros(T, dtype=np.int8)
+        self.yhat = np.zeros(T, dtype=np.int8)
+        self.kind = np.zeros(T, dtype=np.int16)
+        self.size = np.zeros(T, dtype=np.int64)
+        self.norm = nm.full(T, 0)
+        self.kind_names: list[str] = ["none"]
+        self._kind_codes = {"none": 0}
+        self.extras: dict[str, np.ndarray] = {}
+
+    def put(self, name: str, value: Any) -> None:
+        """Log an extra quantity for the current round."""
+        col = self.extras.get(name)
+        if col is None:
+            if isinstance(value, (bool, np.bool_)):
+                col = np.zeros(self.T, dtype=bool)
+            elif isinstance(value, (int, np.integer)):
+                col = np.full(self.T, -1, dtype=np.int64)
+            elif nm.is_mp():
+                col = nm.full(self.T, float("nan"))
+            else:
+                col = np.full(self.T, np.nan)
+            self.extras[name] = col
+        col[self.t] = value
+
+    def set_kind(self, name: str) -> None:
+        code = self._kind_codes.get(name)
+        if code is None:
+            code = self._kind_codes[name] = len(self.kind_names)
+            self.kind_names.append(name)
+        self.kind[self.t] = code
+
+
+@dataclass(frozen=True)
+class Trace:
+    """A finished run: the columns, the learner's name and parameters, and the final hypothesis."""
+
+    learner: str
+    params: dict
+    kernel: str
+    score: np.ndarray
+    y: np.ndarray
+    yhat: np.ndarray
+    kind: np.ndarray
+    kind_names: tuple
+    size: np.ndarray
+    norm: np.ndarray
+    extras: dict = field(default_factory=dict)
+    final: Any = None
+
+    @classmethod
+    def from_recorder(cls, rec: TraceRecorder, learner: str, params: dict, kernel: str, final=None) -> "Trace":
+        return cls(learner, dict(params), kernel, rec.score, rec.y, rec.yhat, rec.kind, tuple(rec.kind_names),
+                   rec.size, rec.norm, dict(rec.extras), final)
+
+    @property
+    def T(self) -> int:
+        return len(self.y)
+
+    @property
+    def margin(self) -> np.ndarray:
+        """y_t f_t(x_t)."""
+        return self.y * self.score
+
+    @property
+    def mistakes(self) -> np.ndarray:
+        """Rounds with a prediction mistake (ŷ_t ≠ y_t)."""
+        return self.yhat != self.y
+
+    @property
+    def M(self) -> int:
+        """Number of prediction mistakes."""
+        return int(np.count_nonzero(self.mistakes))
+
+    def is_kind(self, name: str) -> np.ndarray:
+        """Boolean mask of the rounds whose update kind is ``name`` (all False if it never occurred)."""
+        if name not in self.kind_names:
+            return np.zeros(self.T, dtype=bool)
+        return self.kind == self.kind_names.index(name)
+
+    @property
+    def updated(self) -> np.ndarray:
+        """Rounds on which the hypothesis changed (any kind other than ``none``)."""
+        return self.kind != 0
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        if name in ("score", "y", "yhat", "kind", "size", "norm", "margin", "mistakes"):
+            return getattr(self, name)
+        try:
+            return self.extras[name]
+        except KeyError:
+            raise KeyError(f"trace of {self.learner} has no column {name!r}; it has {sorted(self.extras)}") from None
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.extras or name in ("score", "y", "yhat", "kind", "size", "norm")
+
+    def columns(self) -> dict[str, np.ndarray]:
+        cols = {k: getattr(self, k) for k in ("score", "y", "yhat", "kind", "size", "norm")}
+        cols.update(self.extras)
+        return cols
+
+    def summary(self) -> dict:
+        return {"learner": self.learner, "params": self.params, "kernel": self.kernel, "T": self.T, "M": self.M,
+                "updates": int(np.count_nonzero(self.updated)), "final_size": int(self.size[-1]) if self.T else 0}

@@ -1,0 +1,59 @@
+"""Shared test configuration: hypothesis profiles and the claim-status record.
+
+Profiles (select with HYPOTHESIS_PROFILE or --hypothesis-profile): ``dev`` (seconds), ``ci`` (the default: the
+whole suite within 15 minutes on 2 cores), ``thorough`` (long hunts, on demand; also enables tests marked slow).
+
+Tests that check a claim carry ``@pytest.mark.claim("ID")``; after a run, the outcomes per claim id are recorded
+(bounds.status) so that ``boundlab list`` can say ``holds`` for claims whose property tests passed on this code.
+"""
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("dev", max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+                          derandomize=True)
+settings.register_profile("thorough", max_examples=1000, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+_outcomes: dict[str, dict] = defaultdict(lambda: {"passed": 0, "failed": 0})
+
+
+def pytest_collection_modifyitems(config, items):
+    if settings().max_examples >= 1000:  # thorough profile: run everything
+        return
+    skip_slow = pytest.mark.skip(reason="slow: run with HYPOTHESIS_PROFILE=thorough")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip_slow)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    marks = [m.args[0] for m in item.iter_markers("claim") if m.args]
+    if marks:
+        outcome.get_result().user_properties.append(("claims", marks))
+
+
+def pytest_runtest_logreport(report):
+    """Runs in the controlling process (also under pytest-xdist), so the tally sees every worker's tests."""
+    claims = [v for k, v in report.user_properties if k == "claims"]
+    if not claims or report.skipped or not (report.when == "call" or report.failed):
+        return
+    for cid in claims[0]:
+        _outcomes[cid]["passed" if report.passed else "failed"] += 1
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if _outcomes and not hasattr(session.config, "workerinput"):
+        from bounds import status
+
+        merged = dict(status.recorded())
+        merged.update({k: dict(v) for k, v in _outcomes.items()})
+        status.record(merged)
