@@ -92,6 +92,7 @@ class ClaimResult:
     rhs_lower: float | None = None
     notes: list = field(default_factory=list)
     trace: Any = field(default=None, repr=False)
+    comparator_f: Any = field(default=None, repr=False)  # the explicit comparator (KernelExpansion), for witnesses
 
     @property
     def slack(self) -> float:
@@ -148,6 +149,7 @@ class Context:
         self.claim_params = {**claim.claim_params, **{k: v for k, v in self.params.items()
                                                         if k in claim.claim_params and k not in learner_keys}}
         self.checked: dict[str, str] = {}
+        self.comparator_f = None  # set by bounds.oracle.against_comparators: the explicit comparator used
 
     @property
     def T(self) -> int:
@@ -182,7 +184,7 @@ class Context:
         return ClaimResult(self.claim.id, self.learner, dict(self.params), self.T, lhs_f, rhs_f, tol, holds,
                            dict(self.checked), dict(terms or {}), dict(comparator or {}),
                            None if rhs_lower is None else float(rhs_lower), notes,
-                           self.__dict__.get("trace"))
+                           self.__dict__.get("trace"), self.comparator_f)
 
 
 class Claim:
@@ -224,8 +226,8 @@ class Claim:
         if self.needs_sequence and self.unit_kernel:
             diag = ctx.kernel.diag(ctx.X)
             ctx.require("kappa(x,x) <= 1", bool(np.all(diag <= 1 + 1e-12)),
-                        f"the claim assumes κ(x_t, x_t) ≤ 1 but max_t κ(x_t, x_t) = {float(np.max(diag)):.6g} "
-                        f"with the {ctx.kernel.spec()} kernel")
+                        f"max_t κ(x_t, x_t) = {float(np.max(diag)):.6g} with the {ctx.kernel.spec()} kernel "
+                        f"(the claim assumes ≤ 1, checked with relative tolerance 1e-12)")
         self.preconditions(ctx)
         return self.evaluate(ctx)
 

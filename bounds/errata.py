@@ -59,7 +59,9 @@ class Witness:
         if data.get("format") != FORMAT:
             raise ValueError(f"{path} is not a boundlab witness (format {data.get('format')!r}, expected {FORMAT!r})")
         known = set(cls.__dataclass_fields__)
-        return cls(**{k: v for k, v in data.items() if k in known})
+        w = cls(**{k: v for k, v in data.items() if k in known})
+        w.source_path = Path(path)  # where it was read from (not part of the JSON)
+        return w
 
     # --------------------------------------------------------------- build
     @classmethod
@@ -75,8 +77,9 @@ class Witness:
             return None
         if c.get("kind") == "zero":
             return "zero"
-        return KernelExpansion.from_points(parse_kernel(self.kernel), np.asarray(c["X"], float),
-                                           np.asarray(c["alpha"], float))
+        alpha = np.asarray(c["alpha"], float)
+        X = np.asarray(c["X"], float).reshape(len(alpha), np.shape(self.X)[1])
+        return KernelExpansion.from_points(parse_kernel(self.kernel), X, alpha)
 
     def check(self):
         """Run the check this witness describes (in the current numeric backend)."""

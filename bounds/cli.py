@@ -1,0 +1,234 @@
+"""The ``boundlab`` command line: list, sequences, check, hunt, report.
+
+A thin layer over the library (bounds.check, adversaries.make_sequence, adversaries.search.hunt, bounds.report).
+Exit status: 0 whenever the requested work ran, whatever the verdict; 2 with a one-line message for a usage error
+or a failed precondition (BOUNDLAB_DEBUG=1 shows the traceback instead); 1 when a report notebook fails.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+from typing import Any
+
+
+class UsageError(Exception):
+    pass
+
+
+def _number(v: str) -> Any:
+    low = v.strip().lower()
+    if low in ("inf", "+inf", "infinity"):
+        return math.inf
+    for cast in (int, float):
+        try:
+            return cast(v)
+        except ValueError:
+            pass
+    return v
+
+
+def parse_params(items: list[str]) -> dict:
+    """``["B=100", "U=inf"]`` → {"B": 100, "U": inf}."""
+    out = {}
+    for item in items or []:
+        for part in item.split(","):
+            if not part.strip():
+                continue
+            k, eq, v = part.partition("=")
+            if not eq or not k.strip():
+                raise UsageError(f"--param {part!r} is not of the form k=v")
+            out[k.strip()] = _number(v)
+    return out
+
+
+# ----------------------------------------------------------------------------------------------------- list
+def cmd_list(args) -> int:
+    from .status import statuses
+
+    rows = statuses()
+    if args.json:
+        print(json.dumps(rows, indent=1))
+        return 0
+    width = max(len(r["id"]) for r in rows)
+    for r in rows:
+        print(f"{r['id']:<{width}}  {r['status']:<11}  {r['source']}")
+    counts = {s: sum(r["status"] == s for r in rows) for s in ("holds", "erratum", "implemented", "missing")}
+    print(f"\n{len(rows)} claims: " + ", ".join(f"{v} {k}" for k, v in counts.items()))
+    return 0
+
+
+# ------------------------------------------------------------------------------------------------ sequences
+def cmd_sequences(args) -> int:
+    from adversaries.sequences import available
+
+    seqs = available()
+    if args.json:
+        print(json.dumps([{"name": s.name, "description": s.description, "params": s.defaults,
+                           "adaptive": s.adaptive, "kernel": s.kernel} for s in seqs], indent=1, default=str))
+        return 0
+    for s in seqs:
+        params = ",".join(f"{k}={v}" for k, v in s.defaults.items())
+        tag = " [adaptive: plays the learner]" if s.adaptive else ""
+        kern = f" [kernel {s.kernel}]" if s.kernel else ""
+        print(f"{s.name}{':' + params if params else ''}{tag}{kern}\n    {s.description}")
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------------- check
+def _sequence_for(args, claim, kernel, params):
+    import learners
+    from adversaries.datafiles import load
+    from adversaries.sequences import get, parse_spec
+
+    if args.data and args.sequence:
+        raise UsageError("give either --data or --sequence, not both")
+    if args.data:
+        return load(args.data)
+    if args.sequence:
+        name, sp = parse_spec(args.sequence)
+        seq = get(name)
+        learner = None
+        if seq.adaptive:
+            lname = args.learner or (claim.learners[0] if claim.learners else None)
+            if lname is None:
+                raise UsageError(f"sequence {name!r} is adaptive: give --learner")
+            lp = {k: v for k, v in params.items() if k in learners.accepted_params(lname)}
+            learner = learners.make(lname, kernel=kernel, **lp)
+        return seq.build(seed=int(params.get("seed", 0)), learner=learner, **sp)
+    if claim.needs_sequence:
+        raise UsageError(f"{claim.id} is checked on a sequence: give --data FILE or --sequence NAME[:k=v,...] "
+                         f"(`boundlab sequences` lists them)")
+    return None, None
+
+
+def cmd_check(args) -> int:
+    from .errata import Witness, replay
+    from .registry import get
+
+    if args.witness:
+        rep = replay(args.witness)
+        if args.json:
+            print(json.dumps(rep.summary(), indent=1))
+        else:
+            print(rep.float_result)
+            for d in rep.detail:
+                print(f"  replay: {d}")
+            print(f"  violation confirmed at high precision: {rep.confirmed}")
+        return 0
+    if not args.claim:
+        raise UsageError("give a CLAIM id (or --witness FILE)")
+    claim = get(args.claim)
+    params = parse_params(args.param)
+    kernel = args.kernel
+    if kernel is None:
+        kernel = "linear" if not claim.unit_kernel or claim.id.startswith(("OMM", "BUD", "PER-TIGHT")) else \
+            "gaussian:sigma=1"
+    X, y = _sequence_for(args, claim, kernel, params)
+    res = claim.check(X, y, kernel=kernel, learner=args.learner, params=params)
+    if args.save_witness and res.holds is False:
+        Witness.from_result(res, X, y, kernel, comparator=res.comparator_f, found_by="boundlab check").save(
+            args.save_witness)
+    if args.json:
+        print(json.dumps(res.to_json(), indent=1))
+    else:
+        print(res)
+    return 0
+
+
+# ----------------------------------------------------------------------------------------------------- hunt
+def cmd_hunt(args) -> int:
+    from adversaries.search import hunt
+
+    summary = hunt(args.claim, learner=args.learner, seconds=args.seconds, out_dir=args.out, seed=args.seed,
+                   kernel=args.kernel, params=parse_params(args.param), progress=not args.json)
+    if args.json:
+        print(json.dumps(summary.to_json(), indent=1, default=str))
+    else:
+        s = summary.to_json()
+        print(f"{s['claim']} [{s.get('learner') or '-'}]: {s['tried']} sequences in {s['seconds']:.0f} s, "
+              f"largest lhs − rhs = {s['best_gap']:.6g}, violations = {s['violations']}")
+        for w in s["witnesses"]:
+            print(f"  witness: {w}")
+    return 0
+
+
+# --------------------------------------------------------------------------------------------------- report
+def cmd_report(args) -> int:
+    from .report import build_report
+
+    path = build_report(args.out, quick=args.quick, only=args.only)
+    print(f"report written to {path}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="boundlab", description="Check published mistake and regret bounds of online "
+                                                              "kernel classifiers.")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+
+    p = sub.add_parser("list", help="every claim id with its source and status")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(fn=cmd_list)
+
+    p = sub.add_parser("sequences", help="the built-in sequences and constructions")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(fn=cmd_sequences)
+
+    p = sub.add_parser("check", help="check one claim on one sequence, or replay a witness")
+    p.add_argument("claim", nargs="?")
+    p.add_argument("--learner")
+    p.add_argument("--data", help="CSV (label first, ±1, no header) or LIBSVM file, used in file order")
+    p.add_argument("--sequence", help="NAME[:k=v,...] (see `boundlab sequences`)")
+    p.add_argument("--kernel", help="linear | gaussian:sigma=S | poly:degree=D (default gaussian:sigma=1)")
+    p.add_argument("--param", action="append", default=[], metavar="k=v",
+                   help="learner or claim parameter, the paper's symbol in ASCII (B, U, lam, eps, eta, phi, rho, "
+                        "zeta, gamma, c, M, B0, seed)")
+    p.add_argument("--witness", help="replay a witness JSON and confirm it at higher precision")
+    p.add_argument("--save-witness", metavar="FILE", help="write a witness JSON when the check finds a violation")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(fn=cmd_check)
+
+    p = sub.add_parser("hunt", help="search for a counterexample to a claim")
+    p.add_argument("claim")
+    p.add_argument("--learner")
+    p.add_argument("--seconds", type=float, required=True)
+    p.add_argument("--out", required=True, help="folder for the witnesses found")
+    p.add_argument("--kernel")
+    p.add_argument("--param", action="append", default=[], metavar="k=v")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(fn=cmd_hunt)
+
+    p = sub.add_parser("report", help="the tightness report over the built-in sequences (Markdown + PNG)")
+    p.add_argument("--out", required=True)
+    p.add_argument("--quick", action="store_true", help="small sizes (the CI smoke test)")
+    p.add_argument("--only", action="append", help="run only these notebooks (stem names)")
+    p.set_defaults(fn=cmd_report)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from learners.base import SequenceError
+
+    from .base import PreconditionError
+    from .report import ReportError
+
+    try:
+        return args.fn(args)
+    except (UsageError, PreconditionError, SequenceError, ValueError, FileNotFoundError) as exc:
+        if os.environ.get("BOUNDLAB_DEBUG"):
+            raise
+        msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        print(f"boundlab {args.cmd}: {msg}", file=sys.stderr)
+        return 2
+    except ReportError as exc:
+        print(f"boundlab report: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,125 @@
+"""``boundlab report``: execute the tightness notebooks and assemble one Markdown report with their plots.
+
+Every ``notebooks/*.py`` (jupytext percent format, stored without outputs) is converted and executed with nbclient
+in the output folder, with ``BOUNDLAB_REPORT_DIR`` pointing there (and ``BOUNDLAB_QUICK=1`` for ``--quick``). A
+notebook writes its PNG plots and a Markdown fragment ``<stem>.md`` there; the report inlines the fragments after a
+table of every claim's status and before the errata with their witnesses. The executed notebooks are kept beside
+the report as ``<stem>.ipynb``. A notebook that fails is reported as failed (its error is quoted) and the command
+exits with status 1.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import platform
+import time
+import traceback
+from pathlib import Path
+
+NOTEBOOK_DIR = Path(__file__).resolve().parent.parent / "notebooks"
+
+
+class ReportError(RuntimeError):
+    """At least one notebook failed; the report was still written."""
+
+
+def notebooks(only: list[str] | None = None) -> list[Path]:
+    found = sorted(p for p in NOTEBOOK_DIR.glob("*.py") if not p.name.startswith("_"))
+    if only:
+        missing = set(only) - {p.stem for p in found}
+        if missing:
+            raise ValueError(f"no notebook named {sorted(missing)}; have {[p.stem for p in found]}")
+        found = [p for p in found if p.stem in only]
+    return found
+
+
+def execute(path: Path, out: Path, quick: bool, timeout: int = 1200) -> tuple[bool, float, str]:
+    """Execute one percent-format notebook in ``out``; return (ok, seconds, error text)."""
+    import jupytext
+    from nbclient import NotebookClient
+
+    nb = jupytext.read(path)
+    env_before = dict(os.environ)
+    os.environ["BOUNDLAB_REPORT_DIR"] = str(out)
+    os.environ["BOUNDLAB_QUICK"] = "1" if quick else "0"
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    t0 = time.monotonic()
+    try:
+        NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                       resources={"metadata": {"path": str(out)}}).execute()
+        ok, err = True, ""
+    except Exception as exc:  # noqa: BLE001 - the failure is reported, not hidden
+        ok, err = False, "".join(traceback.format_exception_only(type(exc), exc))[-4000:]
+    finally:
+        os.environ.clear()
+        os.environ.update(env_before)
+        import nbformat
+
+        nbformat.write(nb, out / f"{path.stem}.ipynb")
+    return ok, time.monotonic() - t0, err
+
+
+def _claims_table() -> list[str]:
+    from .status import statuses
+
+    rows = statuses()
+    lines = ["| claim | source | status |", "|---|---|---|"]
+    lines += [f"| {r['id']} | {r['source']} | {r['status']} |" for r in rows]
+    counts = {s: sum(r["status"] == s for r in rows) for s in ("holds", "erratum", "implemented", "missing")}
+    lines += ["", ", ".join(f"{v} {k}" for k, v in counts.items()) +
+              " (`holds` = the claim's property tests passed on this exact code; run the test command first)."]
+    return lines
+
+
+def _errata_section() -> list[str]:
+    from .errata import WITNESS_DIR, errata, replay
+
+    lines = ["## Errata", ""]
+    items = errata()
+    if not items:
+        return lines + ["No claim has failed as printed so far."]
+    for w in items:
+        e = w.erratum
+        try:
+            rep = replay(w)
+            status = "confirmed at high precision" if rep.confirmed else f"NOT confirmed ({'; '.join(rep.detail)})"
+            fr = rep.float_result
+            nums = f"lhs = {fr.lhs:.6g}, rhs = {fr.rhs:.6g}"
+        except Exception as exc:  # noqa: BLE001
+            status, nums = f"replay failed: {exc}", ""
+        lines += [f"### {w.claim} ({w.learner or 'no learner'}, kernel {w.kernel}, T = {len(w.y)})", "",
+                  f"*Printed:* {e.get('printed', '')}", "", f"*Cause:* {e.get('cause', '')}", ""]
+        if e.get("corrected"):
+            lines += [f"*Corrected:* {e['corrected']}", ""]
+        lines += [f"*Witness replay:* {nums}; {status}. Replay with `boundlab check --witness "
+                  f"bounds/witnesses/{w.source_path.name}`.", ""]
+    lines.append(f"Witness files: `{WITNESS_DIR.relative_to(WITNESS_DIR.parent.parent)}/`.")
+    return lines
+
+
+def build_report(out: "str | Path", quick: bool = False, only: list[str] | None = None) -> Path:
+    out = Path(out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    started = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    lines = ["# boundlab tightness report", "",
+             f"Generated {started} on Python {platform.python_version()} ({'quick' if quick else 'full'} sizes).", "",
+             "## Claims", ""] + _claims_table() + [""]
+    failures = []
+    for nb in notebooks(only):
+        print(f"executing {nb.name} ...", flush=True)
+        ok, secs, err = execute(nb, out, quick)
+        frag = out / f"{nb.stem}.md"
+        lines += [f"## {nb.stem} (notebook `notebooks/{nb.name}`, executed in {secs:.0f} s: `{nb.stem}.ipynb`)", ""]
+        if ok and frag.exists():
+            lines += [frag.read_text().rstrip(), ""]
+        elif ok:
+            lines += ["The notebook ran but wrote no summary fragment.", ""]
+        else:
+            failures.append(nb.name)
+            lines += ["**This notebook failed:**", "", "```", err.rstrip(), "```", ""]
+    lines += _errata_section()
+    path = out / "report.md"
+    path.write_text("\n".join(lines) + "\n")
+    if failures:
+        raise ReportError(f"{len(failures)} notebook(s) failed: {', '.join(failures)}; see {path}")
+    return path

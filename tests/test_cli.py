@@ -1,0 +1,94 @@
+"""The boundlab command line: the stable contract of issue 2 (list, sequences, check, exit codes, data files)."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from bounds.catalog import CATALOG
+from bounds.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_list_json_has_every_claim_with_a_valid_status(capsys):
+    code, out, _ = run(capsys, "list", "--json")
+    rows = json.loads(out)
+    assert code == 0 and [r["id"] for r in rows] == [e.id for e in CATALOG]
+    assert all(set(r) == {"id", "source", "status"} for r in rows)
+    assert {r["status"] for r in rows} <= {"missing", "implemented", "holds", "erratum"}
+    assert {r["id"]: r["status"] for r in rows}["PER-T1"] != "missing"
+
+
+def test_sequences_lists_builtins(capsys):
+    code, out, _ = run(capsys, "sequences", "--json")
+    names = {s["name"] for s in json.loads(out)}
+    assert code == 0 and {"noisy", "separable"} <= names
+
+
+def test_check_json_keys_and_verdict(capsys):
+    code, out, _ = run(capsys, "check", "PER-T1", "--learner", "perceptron", "--sequence", "noisy:T=60,d=3",
+                       "--kernel", "linear", "--json")
+    res = json.loads(out)
+    assert code == 0
+    assert {"claim", "learner", "params", "T", "lhs", "rhs", "slack", "tolerance", "holds", "preconditions",
+            "terms", "comparator"} <= set(res)
+    assert res["claim"] == "PER-T1" and res["T"] == 60 and res["holds"] is True
+    assert res["slack"] == pytest.approx(res["rhs"] - res["lhs"])
+
+
+@pytest.mark.parametrize("argv, msg", [
+    (["check", "PER-T1"], "give --data FILE or --sequence"),
+    (["check", "PER-T1", "--sequence", "noisy", "--param", "B=3"], "unknown parameter"),
+    (["check", "PER-T1", "--sequence", "nosuch"], "unknown sequence"),
+    (["check", "NOPE-9", "--sequence", "noisy"], "unknown claim id"),
+    (["check", "PER-T1", "--sequence", "noisy:T=20", "--kernel", "linear", "--param", "x"], "not of the form k=v"),
+    (["check", "PER-T1", "--sequence", "noisy:T=20", "--kernel", "gaussian:sigma=-1"], "sigma must be"),
+    (["check", "PER-T1", "--learner", "nosuch", "--sequence", "noisy:T=20"], "is a claim about"),
+])
+def test_usage_errors_exit_2_with_one_line(capsys, argv, msg):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and msg in err and err.count("\n") == 1
+
+
+def test_precondition_failure_exits_2(capsys, tmp_path):
+    f = tmp_path / "big.csv"
+    f.write_text("1,3.0,0\n-1,0,2.0\n")
+    code, _, err = run(capsys, "check", "PER-T1", "--data", str(f), "--kernel", "linear")
+    assert code == 2 and "precondition 'kappa(x,x) <= 1'" in err
+
+
+def test_csv_and_libsvm_files_give_the_same_check(capsys, tmp_path):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 3))
+    X /= 1.5 * np.linalg.norm(X, axis=1, keepdims=True)  # κ(x, x) ≤ 1 for the linear kernel
+    y = np.where(X[:, 0] > 0, 1, -1)
+    csv = tmp_path / "d.csv"
+    csv.write_text("".join(f"{int(l)}," + ",".join(f"{v!r}" for v in x) + "\n" for x, l in zip(X, y)))
+    svm = tmp_path / "d.svm"
+    svm.write_text("".join(f"{int(l)} " + " ".join(f"{i + 1}:{v!r}" for i, v in enumerate(x)) + "\n"
+                           for x, l in zip(X, y)))
+    outs = []
+    for path in (csv, svm):
+        code, out, err = run(capsys, "check", "PER-T1", "--data", str(path), "--kernel", "linear", "--json")
+        assert code == 0, err
+        outs.append(json.loads(out))
+    assert outs[0]["lhs"] == outs[1]["lhs"] and outs[0]["rhs"] == pytest.approx(outs[1]["rhs"])
+
+
+@pytest.mark.parametrize("content, msg", [
+    ("2,0.1,0.2\n", "label '2' is not -1 or +1"),
+    ("1,0.1\n1,0.1,0.2\n", "2 features, but line 1 has 1"),
+    ("1 1:0.5 x:2\n", "is not of the form index:value"),
+    ("", "no examples"),
+])
+def test_bad_data_files_name_the_line(capsys, tmp_path, content, msg):
+    f = tmp_path / "bad.txt"
+    f.write_text(content)
+    code, _, err = run(capsys, "check", "PER-T1", "--data", str(f), "--kernel", "linear")
+    assert code == 2 and msg in err

@@ -1,0 +1,171 @@
+"""Kernels, the kernel expansion, the Gram factor, the Trace, sequence validation and the learner registry."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import learners
+from learners.expansion import KernelExpansion
+from learners.gram_factor import GramFactor, SingularGramError
+from learners.numeric import high_precision
+
+KERNELS = ["linear", "gaussian:sigma=0.7", "poly:degree=3"]
+
+
+def points(seed, n=12, d=3):
+    return np.random.default_rng(seed).normal(size=(n, d)) / 2
+
+
+@pytest.mark.parametrize("spec", KERNELS)
+def test_kernel_matrix_is_psd_symmetric_and_rows_agree(spec):
+    k = learners.parse_kernel(spec)
+    X = points(0)
+    K = k.matrix(X, X)
+    assert np.allclose(K, K.T, atol=1e-12)
+    assert np.linalg.eigvalsh(K).min() > -1e-10
+    assert np.allclose(k.row(X[3], X), K[3], atol=1e-12)
+    assert np.allclose(k.diag(X), np.diag(K), atol=1e-12)
+    assert learners.parse_kernel(k.spec()) == k
+
+
+def test_kernel_unit_diagonal_flags():
+    X = points(1) * 10
+    assert learners.parse_kernel("gaussian:sigma=2").diag_bounded(X)
+    assert learners.parse_kernel("poly:degree=2").diag_bounded(X)
+    assert not learners.parse_kernel("linear").diag_bounded(X)
+    assert learners.parse_kernel("linear").diag_bounded(X / np.linalg.norm(X, axis=1).max())
+
+
+@pytest.mark.parametrize("bad", ["rbf:sigma=-1", "poly:degree=0", "nope", "gaussian:sigma", "gaussian:width=2",
+                                 "gaussian:sigma=abc"])
+def test_kernel_spec_errors(bad):
+    with pytest.raises(ValueError):
+        learners.parse_kernel(bad)
+
+
+@given(st.lists(st.tuples(st.sampled_from(["add", "remove", "scale", "set"]), st.floats(-2, 2),
+                          st.integers(0, 10**6)), min_size=1, max_size=60),
+       st.sampled_from(KERNELS))
+def test_expansion_incremental_norm_and_values_match_direct(ops, spec):
+    """After any sequence of add/remove/scale/set_coef, ‖f‖², f(x) and the Gram matrix equal a direct computation."""
+    k = learners.parse_kernel(spec)
+    rng = np.random.default_rng(len(ops))
+    f = KernelExpansion(k, capacity=2)
+    for op, a, r in ops:
+        if op == "add" or len(f) == 0:
+            f.add(rng.normal(size=3) / 2, a)
+        elif op == "remove":
+            f.remove(r % len(f))
+        elif op == "scale":
+            f.scale(a)
+        else:
+            f.set_coef(r % len(f), a)
+    X, alpha = f.X, f.alpha
+    K = k.matrix(X, X) if len(f) else np.zeros((0, 0))
+    assert np.allclose(f.gram, K, atol=1e-12)
+    direct = float(alpha @ K @ alpha) if len(f) else 0.0
+    assert abs(f.norm_sq - direct) <= 1e-9 * max(1.0, direct)
+    q = rng.normal(size=(4, 3)) / 2
+    expect = k.matrix(q, X) @ alpha if len(f) else np.zeros(4)
+    assert np.allclose(f.values(q), expect, atol=1e-10)
+    assert np.allclose(f.support_values(), K @ alpha if len(f) else [], atol=1e-10)
+
+
+def test_expansion_remove_returns_point_and_keeps_born_label():
+    f = KernelExpansion(learners.parse_kernel("linear"))
+    for t in range(5):
+        f.add(np.array([t, 1.0]), 0.5 * t, born=t + 1, label=(-1) ** t)
+    x, a, born, lab = f.remove(1)
+    assert np.allclose(x, [1, 1]) and a == 0.5 and born == 2 and lab == -1
+    assert sorted(f.born.tolist()) == [1, 3, 4, 5]
+
+
+def test_expansion_inner_dist_and_projection():
+    k = learners.parse_kernel("gaussian:sigma=1")
+    X = points(2, n=8)
+    f = KernelExpansion.from_points(k, X[:5], np.arange(1, 6.0))
+    g = KernelExpansion.from_points(k, X[3:], -np.arange(1, 6.0))
+    K = k.matrix(X, X)
+    a = np.r_[np.arange(1, 6.0), 0, 0, 0]
+    b = np.r_[0, 0, 0, -np.arange(1, 6.0)]
+    assert f.inner(g) == pytest.approx(a @ K @ b, rel=1e-10)
+    assert f.dist_sq(g) == pytest.approx((a - b) @ K @ (a - b), rel=1e-10)
+    keep, drop = np.arange(3), np.arange(3, 5)
+    theta = f.projection_coefficients(keep, drop, ridge=0.0)
+    expect = np.linalg.solve(K[:3, :3], K[:3, 3:5] @ np.array([4.0, 5.0]))
+    assert np.allclose(theta, expect, atol=1e-8)
+
+
+def test_gram_factor_schur_is_determinant_ratio_and_grows():
+    k = learners.parse_kernel("gaussian:sigma=1")
+    X = points(3, n=6)
+    K = k.matrix(X, X)
+    F = GramFactor(1)
+    for i in range(6):
+        l, s = F.schur(K[i, :i], K[i, i])
+        if i:
+            assert s == pytest.approx(np.linalg.det(K[: i + 1, : i + 1]) / np.linalg.det(K[:i, :i]), rel=1e-8)
+        F.append(K[i, :i], K[i, i], l)
+    assert np.allclose(F.L @ F.L.T, K, atol=1e-12)
+    b = np.arange(6.0)
+    assert np.allclose(F.solve(b), np.linalg.solve(K, b), atol=1e-8)
+    with pytest.raises(SingularGramError):
+        F.append(K[0], K[0, 0])  # x_0 again: in the span
+
+
+def test_factor_follows_expansion_adds():
+    f = KernelExpansion(learners.parse_kernel("gaussian:sigma=1"))
+    X = points(4, n=5)
+    f.add(X[0], 1.0)
+    fac = f.factor
+    for x in X[1:]:
+        f.add(x, 1.0)
+    assert f.factor is fac and np.allclose(fac.L @ fac.L.T, f.gram, atol=1e-12)
+
+
+@pytest.mark.parametrize("X, y, msg", [
+    (np.zeros((3, 2)), [1, -1, 2], r"labels must be -1 or \+1"),
+    (np.zeros((3, 2)), [1, -1], "mismatched lengths"),
+    (np.zeros((0, 2)), [], "empty sequence"),
+    (np.array([[0.0, np.nan]]), [1], "NaN or inf"),
+    (np.array([[0.0, np.inf]]), [1], "NaN or inf"),
+    (np.zeros((2, 2, 2)), [1, 1], r"\(T, d\) array"),
+    ([["a", "b"]], [1], "not numeric"),
+])
+def test_bad_sequences_are_refused_with_a_clear_error(X, y, msg):
+    with pytest.raises(learners.SequenceError, match=msg):
+        learners.make("perceptron", kernel="linear").run(X, y)
+
+
+def test_registry_names_and_errors():
+    assert "perceptron" in learners.available()
+    with pytest.raises(ValueError, match="unknown learner"):
+        learners.make("perceptrom")
+    with pytest.raises(ValueError, match="does not take parameter"):
+        learners.make("perceptron", B=3)
+    assert set(learners.available()) <= set(learners.LEARNER_NAMES)
+
+
+def test_trace_columns_and_perceptron_semantics():
+    X = np.array([[1.0, 0], [0, 1.0], [1.0, 0], [-1.0, 0]])
+    y = np.array([1, 1, 1, -1])
+    tr = learners.make("perceptron", kernel="linear").run(X, y)
+    assert tr.T == 4 and tr.score[0] == 0 and tr["J"].tolist() == [True, True, False, False]
+    assert tr.size.tolist() == [1, 2, 2, 2]
+    assert tr.kind_names[tr.kind[0]] == "update" and tr.is_kind("none").tolist() == [False, False, True, True]
+    assert tr.norm[-1] == pytest.approx(np.sqrt(2))
+    assert tr.margin.tolist() == [0, 0, 1, 1]
+
+
+@pytest.mark.parametrize("spec", KERNELS)
+def test_high_precision_run_agrees_with_float64(spec):
+    X = points(5, n=40, d=3)
+    y = np.where(X[:, 0] + 0.3 * np.sin(7 * X[:, 1]) > 0, 1, -1)
+    tr = learners.make("perceptron", kernel=spec).run(X, y)
+    with high_precision(40):
+        trm = learners.make("perceptron", kernel=spec).run(X, y)
+    assert trm.score.dtype == object
+    assert trm["J"].tolist() == tr["J"].tolist()
+    assert np.allclose(np.array(trm.score, float), tr.score, atol=1e-12)
