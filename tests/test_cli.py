@@ -69,9 +69,9 @@ def test_csv_and_libsvm_files_give_the_same_check(capsys, tmp_path):
     X /= 1.5 * np.linalg.norm(X, axis=1, keepdims=True)  # κ(x, x) ≤ 1 for the linear kernel
     y = np.where(X[:, 0] > 0, 1, -1)
     csv = tmp_path / "d.csv"
-    csv.write_text("".join(f"{int(l)}," + ",".join(f"{v!r}" for v in x) + "\n" for x, l in zip(X, y)))
+    csv.write_text("".join(f"{int(l)}," + ",".join(repr(float(v)) for v in x) + "\n" for x, l in zip(X, y)))
     svm = tmp_path / "d.svm"
-    svm.write_text("".join(f"{int(l)} " + " ".join(f"{i + 1}:{v!r}" for i, v in enumerate(x)) + "\n"
+    svm.write_text("".join(f"{int(l)} " + " ".join(f"{i + 1}:{float(v)!r}" for i, v in enumerate(x)) + "\n"
                            for x, l in zip(X, y)))
     outs = []
     for path in (csv, svm):
