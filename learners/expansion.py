@@ -176,12 +176,15 @@ class KernelExpansion:
         ``row`` (the kernel row of x over the current support), ``kxx`` (κ(x, x)) and ``fx`` (f(x) before the
         addition) are reused when given, so an ``evaluate`` followed by ``add`` costs one kernel row.
         """
-        x = nm.asarray(x)
-        self._grow(x.shape[0])
+        if not isinstance(x, np.ndarray) or (x.dtype.kind != "f" and x.dtype != object) or \
+                (x.dtype == object) != (self._alpha.dtype == object):
+            x = nm.asarray(x)
+        if self._n == self._cap or self._X is None:
+            self._grow(x.shape[0])
         if row is None:
             row = self.row(x)
         if kxx is None:
-            kxx = self.kernel.diag(x[None, :])[0]
+            kxx = self.kernel.kxx(x)
         if fx is None:
             fx = self.alpha @ row if self._n else nm.scalar(0)
         n = self._n

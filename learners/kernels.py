@@ -34,6 +34,10 @@ class Kernel(ABC):
     def diag(self, X: np.ndarray) -> np.ndarray:
         """Return ``[κ(X_i, X_i)]_i``."""
 
+    def kxx(self, x: np.ndarray):
+        """κ(x, x) for one point."""
+        return self.diag(x[None, :])[0]
+
     def __call__(self, u: np.ndarray, v: np.ndarray) -> float:
         return float(self.matrix(np.atleast_2d(u), np.atleast_2d(v))[0, 0])
 
@@ -70,6 +74,9 @@ class Linear(Kernel):
         X = nm.asarray(X)
         return nm.rowdot(X, X)
 
+    def kxx(self, x):
+        return x @ x
+
     def spec(self):
         return "linear"
 
@@ -101,6 +108,9 @@ class Gaussian(Kernel):
 
     def diag(self, X):
         return nm.full(len(X), 1)
+
+    def kxx(self, x):
+        return nm.scalar(1)
 
     @property
     def unit_diagonal(self):
@@ -141,6 +151,9 @@ class Polynomial(Kernel):
 
     def diag(self, X):
         return nm.full(len(X), 1)
+
+    def kxx(self, x):
+        return nm.scalar(1)
 
     @property
     def unit_diagonal(self):

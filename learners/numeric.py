@@ -11,6 +11,7 @@ need LAPACK (Cholesky solves) sets ``supports_high_precision = False`` and its w
 from __future__ import annotations
 
 import contextlib
+import math
 from typing import Any
 
 import mpmath
@@ -82,14 +83,20 @@ def _elementwise(vec, npfunc, x):
 
 
 def exp(x):
+    if not _MP and isinstance(x, (float, np.floating)):
+        return math.exp(x)
     return _elementwise(_exp_vec, np.exp, x)
 
 
 def log(x):
+    if not _MP and isinstance(x, (float, np.floating)):
+        return math.log(x) if x > 0 else (-math.inf if x == 0 else math.nan)
     return _elementwise(_log_vec, np.log, x)
 
 
 def sqrt(x):
+    if not _MP and isinstance(x, (float, np.floating)):
+        return math.sqrt(x) if x >= 0 else math.nan
     return _elementwise(_sqrt_vec, np.sqrt, x)
 
 
