@@ -66,9 +66,11 @@ class Witness:
     # --------------------------------------------------------------- build
     @classmethod
     def from_result(cls, result, X, y, kernel, comparator=None, found_by: str = "", note: str = "") -> "Witness":
-        """A witness for a ClaimResult, with the explicit comparator when the claim used one."""
+        """A witness for a ClaimResult, with the explicit comparator when the claim used one (X, y = None for a
+        symbolic claim)."""
         return cls(result.claim, result.learner, parse_kernel(kernel).spec(), dict(result.params),
-                   np.asarray(X, float).tolist(), np.asarray(y, int).tolist(), comparator_to_json(comparator),
+                   [] if X is None else np.asarray(X, float).tolist(), [] if y is None else np.asarray(y, int).tolist(),
+                   comparator_to_json(comparator),
                    float(result.lhs), float(result.rhs), found_by, note)
 
     def comparator_object(self):
@@ -78,15 +80,20 @@ class Witness:
         if c.get("kind") == "zero":
             return "zero"
         alpha = np.asarray(c["alpha"], float)
-        X = np.asarray(c["X"], float).reshape(len(alpha), np.shape(self.X)[1])
+        X = np.asarray(c["X"], float).reshape(len(alpha), -1 if len(alpha) else np.shape(self.X)[1])
         return KernelExpansion.from_points(parse_kernel(self.kernel), X, alpha)
 
     def check(self):
-        """Run the check this witness describes (in the current numeric backend)."""
+        """Run the check this witness describes (in the current numeric backend).
+
+        Symbolic claims (``needs_sequence = False``) are checked without a sequence; their witness's X and y are
+        empty lists."""
         from .registry import get
 
-        return get(self.claim).check(np.asarray(self.X, float), np.asarray(self.y), kernel=self.kernel,
-                                     learner=self.learner, params=self.params, comparator=self.comparator_object())
+        claim = get(self.claim)
+        X, y = (np.asarray(self.X, float), np.asarray(self.y)) if claim.needs_sequence else (None, None)
+        return claim.check(X, y, kernel=self.kernel, learner=self.learner, params=self.params,
+                           comparator=self.comparator_object())
 
 
 def comparator_to_json(comp: Any) -> dict | None:

@@ -1,0 +1,439 @@
+"""Kernel OGD, BOGD and BOGD++ claims (paper 002: Zhao et al., ICML 2012): OGD-T1, BOGD-UNB, BOGD-T2, BOGD-T3,
+BOGD-E14, BOGD-H, BOGD-T4.
+
+Notation: hinge loss ℓ (Lipschitz constant L = 1), L_T(g) = Σ_t ℓ(y_t g(x_t)), c_f = (η⁻¹ + λT)/2 the comparator
+coefficient, V_T the removal rounds (|SV_t| = B and ℓ' ≠ 0), Ω(ηγ) = {Σ_t β_t y_t κ(x_t, ·) : β_t ∈ [0, γη]} (eq. 3).
+
+Expectation claims (kind E) run the learner with ``seeds`` independent seeds (claim parameter, default 30) and put
+a Student-t confidence interval of level ``confidence`` (default 0.95) on the mean of the per-seed random side. The
+verdict: holds only if the upper end of the interval is ≤ the certified lower bound on the right side (over every
+admissible comparator), violated only if the lower end is > the right side at an explicit comparator in the
+admissible set, inconclusive otherwise; ``terms`` report the seeds, the interval and the tolerance.
+
+Findings (bounds/witnesses/): eq. 16 can give negative "probabilities" (BOGD-UNB); H(f) = 0 iff the α_i√κ_ii
+are equal, not the α_i (BOGD-H); Thm 3 prints the learner's loss for the comparator's (BOGD-T3, a typo); and
+Theorems 2-4 fail whenever eq. 10's cap binds, because the coordinate-wise cap is not the projection onto Ω(ηγ)
+that the proof uses (BOGD-T2/T3/T4 "capping-not-projection"; with γ ≥ L and λη ≥ 1/B they hold, BOGD-E14).
+
+Comparators. "For any f ∈ Ω(ηγ)" claims minimise their right side c_f‖f‖² + L_T(f) over Ω(ηγ) with cvxpy
+(box-constrained, ``omega_comparator``) for the explicit comparator; the certified lower bound is the larger of the
+box problem's own Lagrangian/Frank-Wolfe bound and the oracle's (bounds.oracle) weak-duality bound over all of
+H ⊇ Ω(ηγ) (both valid for Ω).
+"""
+from __future__ import annotations
+
+import contextlib
+import math
+import warnings
+
+import numpy as np
+from scipy import stats
+
+from learners import numeric as nm
+
+from .base import Claim, ClaimResult, Context, tolerance
+from .oracle import HingeOracle, against_comparators, hinge
+from .registry import claim
+
+MC_PARAMS = {"seeds": 30, "confidence": 0.95}
+
+
+# --------------------------------------------------------------------------------------------- shared helpers
+def learner_params(ctx: Context) -> dict:
+    """The learner's parameters with its defaults filled in (what the trace records)."""
+    return dict(ctx.make_learner().describe_params())
+
+
+def mc_interval(values: np.ndarray, confidence: float) -> tuple[float, float, float]:
+    """(mean, lower, upper) of a Student-t interval for the mean of ``values``."""
+    v = np.asarray(values, float)
+    m = float(v.mean())
+    if len(v) < 2 or float(v.std(ddof=1)) == 0.0:
+        return m, m, m
+    h = float(stats.t.ppf(0.5 + confidence / 2, len(v) - 1) * v.std(ddof=1) / math.sqrt(len(v)))
+    return m, m - h, m + h
+
+
+def run_seeds(ctx: Context, n: int) -> list:
+    """Traces of n independent runs (seeds 0..n−1 offset by the given seed)."""
+    base = int(ctx.params.get("seed", 0))
+    return [ctx.make_learner(seed=base + 1000 * s).run(ctx.X, ctx.y) for s in range(n)]
+
+
+def mc_result(ctx: Context, samples, rhs: float, rhs_lower: float, terms: dict, comparator: dict,
+              confidence: float, what: str) -> ClaimResult:
+    """The E-kind verdict described in the module docstring."""
+    m, lo, hi = mc_interval(samples, confidence)
+    tol = tolerance(m, rhs, *[v for v in terms.values() if isinstance(v, float)])
+    res = ctx.result(m, rhs, terms={**terms, "seeds": len(samples), "mean": m, "ci_low": lo, "ci_high": hi,
+                                    "confidence": confidence}, rhs_lower=rhs_lower, comparator=comparator, tol=tol)
+    res.notes = [f"{what}: mean over {len(samples)} independent seeds, {confidence:.0%} Student-t interval "
+                 f"[{lo:.6g}, {hi:.6g}]"]
+    if lo > rhs + tol:
+        res.holds = False
+    elif hi <= rhs_lower + tol:
+        res.holds = True
+    else:
+        res.holds = None
+        res.notes.append(f"inconclusive: the interval [{lo:.6g}, {hi:.6g}] is not entirely above the right side "
+                         f"{rhs:.6g} nor below its certified lower bound {rhs_lower:.6g}")
+    return res
+
+
+def omega_comparator(X, y, kernel, c_s: float, cap: float, oracle: HingeOracle | None = None):
+    """min over Ω(cap) of L_T(f) + c_s‖f‖²: (value at an explicit f ∈ Ω(cap), certified lower bound, description).
+
+    f = Σ β_t y_t κ(x_t, ·) with β ∈ [0, cap]^T, so y_t f(x_t) = (Qβ)_t and ‖f‖² = βᵀQβ with Q = YKY. Solved with
+    cvxpy (Clarabel, then SCS) as min Σξ_t + c_s‖z‖², ξ ≥ 0, ξ ≥ 1 − margins; the value is re-evaluated by us at β
+    clipped into the box (so the comparator is admissible). The lower bound is rigorous for any multipliers
+    a ∈ [0, 1]^T (the solver's, clipped) and any β₀ in the box: the Lagrangian ℓ(β) = Σa_t(1 − (Qβ)_t) + c_sβᵀQβ
+    is ≤ the objective and convex, so min_box ℓ ≥ ℓ(β₀) + Σ_t min(0, cap·g_t) − gᵀβ₀ with g = ∇ℓ(β₀)
+    (the Frank-Wolfe gap)."""
+    import cvxpy as cp
+
+    oracle = oracle or HingeOracle(X, y, kernel)
+    yv = np.asarray(y, float)
+    T = len(yv)
+    Q = oracle.K * np.outer(yv, yv)
+    A = oracle.R * yv[None, :]  # z = R diag(y) β, f|data = Rᵀz
+    beta, xi = cp.Variable(T), cp.Variable(T)
+    z = A @ beta
+    margin_con = xi >= 1 - cp.multiply(yv, oracle.R.T @ z)
+    prob = cp.Problem(cp.Minimize(cp.sum(xi) + c_s * cp.sum_squares(z)),
+                      [xi >= 0, margin_con, beta >= 0, beta <= cap])
+    b0, a = np.zeros(T), np.zeros(T)
+    for solver in ("CLARABEL", "SCS"):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                prob.solve(solver=solver)
+        except (cp.error.SolverError, ValueError):
+            continue
+        if beta.value is not None:
+            b0 = np.clip(np.asarray(beta.value, float), 0.0, cap)
+            if margin_con.dual_value is not None:
+                a = np.clip(np.nan_to_num(np.asarray(margin_con.dual_value, float)), 0.0, 1.0)
+            break
+    Qb = Q @ b0
+    norm_sq = max(float(b0 @ Qb), 0.0)
+    loss = float(np.maximum(0.0, 1.0 - Qb).sum())
+    g = -(Q @ a) + 2 * c_s * Qb
+    lag = float(a.sum() - a @ Qb + c_s * norm_sq)
+    lower = lag + float(np.minimum(0.0, cap * g).sum()) - float(g @ b0)
+    value = loss + c_s * norm_sq
+    if value > T:  # f = 0 ∈ Ω is better
+        return float(T), min(lower, float(T)), {"kind": "omega", "loss": float(T), "norm": 0.0, "support": 0,
+                                                "note": "f = 0 (best found)"}
+    return value, min(lower, value), {"kind": "omega", "loss": loss, "norm": math.sqrt(norm_sq),
+                                      "support": int(np.count_nonzero(b0)), "cap": cap, "certified_lower": lower}
+
+
+@contextlib.contextmanager
+def _float64():
+    """The comparator oracles are float64 (cvxpy, LAPACK); inside a high-precision replay they still run in float64
+    (only the learner's side is replayed at high precision), which the reported tolerance covers."""
+    old = nm._MP
+    nm._MP = False
+    try:
+        yield
+    finally:
+        nm._MP = old
+
+
+def _comparator_side(ctx: Context, c_s: float, cap: float | None) -> tuple[float, float, dict]:
+    """(value at the explicit comparator, certified lower bound, description) of min L_T(f) + c_s‖f‖²."""
+    with _float64():
+        return _comparator_side_f64(ctx, c_s, cap)
+
+
+def _comparator_side_f64(ctx: Context, c_s: float, cap: float | None) -> tuple[float, float, dict]:
+    oracle = HingeOracle(ctx.X, ctx.y, ctx.kernel)
+    lower = oracle.minimise(1.0, c_s, math.inf).lower
+    if cap is None:
+        res = oracle.minimise(1.0, c_s, math.inf)
+        return res.value, min(lower, res.value), res.describe()
+    value, omega_lower, desc = omega_comparator(ctx.X, ctx.y, ctx.kernel, c_s, cap, oracle)
+    return value, min(max(lower, omega_lower), value), desc
+
+
+def _require_lam_eta(ctx: Context, p: dict) -> None:
+    le = p["lam"] * p["eta"]
+    ctx.require("lam*eta <= 1/2", le <= 0.5 + 1e-15, f"λη = {le:.6g} (Theorem 2's hypothesis)")
+
+
+# ------------------------------------------------------------------------------------------------------ OGD
+@claim
+class OGDTheorem1(Claim):
+    """OGD-T1 (002 Thm 1): Σℓ(y_t f_t(x_t)) ≤ (λT + η⁻¹)/2 ‖f‖² + Σℓ(y_t f(x_t)) + ηL²T for every f ∈ H.
+
+    Hinge loss, L = 1. The right side is c_L·L + c_s‖f‖² + ηT with (c_L, c_s) = (1, (λT + η⁻¹)/2): convex, minimised
+    exactly by the oracle. Theorem 1 states no condition on λη; the learner only requires λη ≤ 1."""
+
+    id = "OGD-T1"
+    learners = ("ogd",)
+
+    def evaluate(self, ctx):
+        p = learner_params(ctx)
+        T, lam, eta = ctx.T, p["lam"], p["eta"]
+        lhs = float(np.sum(ctx.trace["loss"]))
+        c_s = (lam * T + 1.0 / eta) / 2.0
+        rhs, lower, comp = against_comparators(ctx, lhs, lambda L, s: c_s * s * s + L + eta * T,
+                                               quadratic=(1.0, c_s))
+        return ctx.result(lhs, rhs, {"sum loss": lhs, "(lam T + 1/eta)/2": c_s, "eta L^2 T": eta * T,
+                                     "L_T(f)": comp["loss"], "||f||": comp["norm"]}, rhs_lower=lower,
+                          comparator=comp)
+
+
+# ------------------------------------------------------------------------------------------ invariants (I)
+@claim
+class BOGDUnbiased(Claim):
+    """BOGD-UNB (002 eqs. 5-10): at every removal round, with a_i, b_i of eq. 9,
+    (6) a_i p_i + b_i = α_i (unbiased), (8) α_{i_k} = λη(b_{i_k} + a_{i_k}) (the chosen coefficient of eq. 7 is 0),
+    a_i ≥ 0 (eq. 5), eq. 10 is eq. 7 followed by π_Ω (the learner's new weights equal min(α_i − λη(b_i + a_i Z_i),
+    γη)), and p_t is a probability vector (p_i ≥ 0, Σp_i = 1) as the sampling step needs. For BOGD++ "p" is the
+    printed eq. 16 (the trace's ``p_min_raw``), before any repair. lhs = the worst defect over all removal rounds
+    (relative to max α), rhs = 0, with the reported tolerance."""
+
+    id = "BOGD-UNB"
+    learners = ("bogd", "bogd++")
+    DEFECTS = ("eq6 |a p + b - alpha|", "eq8 |alpha_ik - lam eta (a+b)|", "a_i >= 0", "eq10 = pi(eq7)", "sum p = 1",
+               "p_i >= 0 (sampled p)")
+
+    def evaluate(self, ctx):
+        learner = ctx.make_learner()
+        tr = learner.run(ctx.X, ctx.y)
+        p = learner.describe_params()
+        le, cap = p["lam"] * p["eta"], p["gamma"] * p["eta"]
+        worst, where = 0.0, -1
+        parts = dict.fromkeys(self.DEFECTS, 0.0)
+        for rec in learner.removal_log:
+            d = self._defects(rec, le, cap)
+            for k, v in d.items():
+                parts[k] = max(parts.get(k, 0.0), v)
+            if max(d.values()) > worst:
+                worst, where = max(d.values()), rec["t"]
+        raw = np.array([float(v) for v in tr["p_min_raw"]]) if "p_min_raw" in tr else np.array([np.nan])
+        neg = float(np.nanmax(-raw)) if np.any(np.isfinite(raw)) else 0.0
+        if neg > worst:
+            worst, where = neg, int(np.nanargmax(-raw)) + 1
+        parts["p_i >= 0 (printed p)"] = max(neg, 0.0)
+        return ctx.result(max(worst, 0.0), 0.0, {**parts, "worst round": where,
+                                                 "removals": len(learner.removal_log)}, tol=1e-9)
+
+    @staticmethod
+    def _defects(rec: dict, le: float, cap: float) -> dict:
+        p, a_, new, i = rec["p"], rec["alpha"], rec["alpha_new"], rec["i"]
+        scale = max(float(np.max(np.abs(a_))), 1e-300)
+        a = (1 - le) / (le * (1 - p)) * a_
+        b = (le - p) / (le * (1 - p)) * a_
+        Z = np.zeros(len(p))
+        Z[i] = 1.0
+        eq7 = np.minimum(a_ - le * (b + a * Z), cap)
+        return {"eq6 |a p + b - alpha|": float(np.max(np.abs(a * p + b - a_))) / scale,
+                "eq8 |alpha_ik - lam eta (a+b)|": float(abs(a_[i] - le * (a[i] + b[i]))) / scale,
+                "a_i >= 0": float(max(-np.min(a), 0.0)) / scale,
+                "eq10 = pi(eq7)": float(np.max(np.abs(eq7 - new))) / scale,
+                "sum p = 1": float(abs(np.sum(p) - 1.0)),
+                "p_i >= 0 (sampled p)": float(max(-np.min(p), 0.0))}
+
+
+@claim
+class BOGDSkewness(Claim):
+    """BOGD-H (002, definition before Thm 4): H(f) = BΣα_i²κ_ii − (Σα_i√κ_ii)² ≥ 0, with equality iff
+    α_1 = ... = α_B. Checked on f_t at every removal round of the run (and the trace's H against a recomputation).
+
+    Claim parameter ``reading``: "printed" (equality iff the α_i are equal) or "corrected" (equality iff the
+    α_i√κ(x_i, x_i) are equal, which is what Cauchy-Schwarz gives; the two agree when κ(x, x) is constant).
+    lhs = the worst defect (negative H, or a zero H with unequal coefficients, or equal coefficients with a nonzero
+    H; relative to B·max α²κ), rhs = 0."""
+
+    id = "BOGD-H"
+    learners = ("bogd++", "bogd")
+    claim_params = {"reading": "printed"}
+    unit_kernel = True
+    ZERO = 1e-12  # |H| (relative) below this counts as H = 0; unequal means a spread above 1e-6 (relative)
+
+    def preconditions(self, ctx):
+        r = ctx.claim_params["reading"]
+        ctx.require("reading", r in ("printed", "corrected"), f"reading must be printed or corrected, got {r!r}")
+
+    def evaluate(self, ctx):
+        learner = ctx.make_learner()
+        tr = learner.run(ctx.X, ctx.y)
+        printed = ctx.claim_params["reading"] == "printed"
+        worst, where = 0.0, -1
+        H_trace = np.array([float(v) for v in tr["H"]]) if "H" in tr else np.array([])
+        consistency = 0.0
+        for rec in learner.removal_log:
+            a, k = rec["alpha"], rec["kdiag"]
+            B = len(a)
+            scale = max(float(B * np.max(a * a * k)), 1e-300)
+            H = (B * float(np.sum(a * a * k)) - float(np.sum(a * np.sqrt(k))) ** 2) / scale
+            consistency = max(consistency, abs(H * scale - float(H_trace[rec["t"] - 1])) / scale)
+            c = a if printed else a * np.sqrt(k)
+            spread = float(np.max(c) - np.min(c)) / max(float(np.max(np.abs(c))), 1e-300)
+            d = max(-H, 0.0)
+            if abs(H) <= self.ZERO and spread > 1e-6:
+                d = max(d, spread)
+            if spread == 0.0 and abs(H) > 1e-9:
+                d = max(d, abs(H))
+            if d > worst:
+                worst, where = d, rec["t"]
+        return ctx.result(max(worst, consistency), 0.0,
+                          {"worst round": where, "trace H consistency": consistency,
+                           "removals": len(learner.removal_log), "reading": ctx.claim_params["reading"]}, tol=1e-9)
+
+
+# ------------------------------------------------------------------------------------------ expectations (E)
+class _ExpectationClaim(Claim):
+    claim_params = dict(MC_PARAMS)
+
+    def preconditions(self, ctx):
+        n = ctx.claim_params["seeds"]
+        ctx.require("seeds >= 2", int(n) == n and n >= 2, f"seeds = {n!r}: an interval needs at least 2 runs")
+        c = ctx.claim_params["confidence"]
+        ctx.require("0 < confidence < 1", 0 < c < 1, f"confidence = {c!r}")
+        _require_lam_eta(ctx, learner_params(ctx))
+
+    def consts(self, ctx) -> dict:
+        p = learner_params(ctx)
+        B, lam, eta, gamma = p["B"], p["lam"], p["eta"], p["gamma"]
+        T = ctx.T
+        return {"B": B, "lam": lam, "eta": eta, "gamma": gamma, "T": T, "c_f": (1.0 / eta + lam * T) / 2.0,
+                "uniform term": ((B / (B - 1)) ** 2 * gamma**2 + 1.0) * eta * T}
+
+
+@claim
+class BOGDTheorem2(_ExpectationClaim):
+    """BOGD-T2 (002 Thm 2): κ(x, x) ≤ 1, λη ≤ ½, any sampling p_t, for every f ∈ Ω(ηγ):
+    E[Σℓ(y_t f_t(x_t))] ≤ c_f‖f‖² + L_T(f) + ηL²T + (1 − λη)²/η · E[Σ_{t∈V_T} Σ_i p_i α_i² / (1 − p_i)²].
+
+    Both expectations are over the same seeds, so the random side per seed is Σℓ − (1 − λη)²/η · Σ sampling term
+    (the trace's ``sampling_term``) and the rest is deterministic."""
+
+    id = "BOGD-T2"
+    learners = ("bogd", "bogd++")
+
+    def evaluate(self, ctx):
+        k = self.consts(ctx)
+        le = k["lam"] * k["eta"]
+        traces = run_seeds(ctx, int(ctx.claim_params["seeds"]))
+        w = (1 - le) ** 2 / k["eta"]
+        loss = np.array([float(np.sum(t["loss"])) for t in traces])
+        samp = np.array([float(np.nansum(t["sampling_term"])) if "sampling_term" in t else 0.0 for t in traces])
+        samples = loss - w * samp
+        value, lower, comp = _comparator_side(ctx, k["c_f"], k["gamma"] * k["eta"])
+        extra = k["eta"] * k["T"]
+        return mc_result(ctx, samples, value + extra, lower + extra,
+                         {"eta L^2 T": extra, "c_f": k["c_f"], "L_T(f)": comp["loss"], "||f||": comp["norm"],
+                          "mean loss": float(loss.mean()), "mean sampling term": float(samp.mean())},
+                         comp, ctx.claim_params["confidence"], "E[Σℓ − (1−λη)²/η Σ sampling term]")
+
+
+@claim
+class BOGDTheorem3(_ExpectationClaim):
+    """BOGD-T3 (002 Thm 3, eq. 12), uniform sampling, for every f ∈ Ω(ηγ):
+    E[Σℓ(y_t f_t(x_t))] ≤ ((B/(B−1))²γ² + L²)ηT + c_f‖f‖² + Σℓ(y_t f(x_t)).
+
+    Eq. 12 prints the last term as Σℓ(y_t f_t(x_t)) (the learner's own loss, a random variable): a typo, since it
+    is derived from Thm 2 whose last term is the comparator's loss. Claim parameter ``reading``: "corrected" (the
+    comparator's loss; λη ≤ ½ inherited from Thm 2) or "printed": the right side then contains the random
+    Σℓ(y_t f_t(x_t)), and the only way to read it as an inequality between numbers is pathwise, for every
+    realisation ω: E[L] ≤ A(η) + L(ω) with A(η) minimised at f = 0. That reading is checked against the smallest
+    L(ω) among the seeds (a violation needs the interval for E[L] to lie above A(η) + min_ω L(ω))."""
+
+    id = "BOGD-T3"
+    learners = ("bogd",)
+    claim_params = {**MC_PARAMS, "reading": "corrected"}
+
+    def preconditions(self, ctx):
+        super().preconditions(ctx)
+        r = ctx.claim_params["reading"]
+        ctx.require("reading", r in ("printed", "corrected"), f"reading must be printed or corrected, got {r!r}")
+
+    def evaluate(self, ctx):
+        k = self.consts(ctx)
+        traces = run_seeds(ctx, int(ctx.claim_params["seeds"]))
+        samples = [float(np.sum(t["loss"])) for t in traces]
+        conf = ctx.claim_params["confidence"]
+        if ctx.claim_params["reading"] == "printed":
+            rhs = k["uniform term"] + min(samples)
+            return mc_result(ctx, samples, rhs, rhs, {"A(eta) at f=0": k["uniform term"],
+                                                      "min_omega L(omega)": min(samples),
+                                                      "max_omega L(omega)": max(samples)},
+                             {"kind": "zero (printed reading: f enters only through ||f||^2)"}, conf,
+                             "printed reading, E[Σℓ] against A(η) + min over seeds of Σℓ(y_t f_t(x_t))")
+        value, lower, comp = _comparator_side(ctx, k["c_f"], k["gamma"] * k["eta"])
+        return mc_result(ctx, samples, value + k["uniform term"], lower + k["uniform term"],
+                         {"((B/(B-1))^2 gamma^2 + L^2) eta T": k["uniform term"], "c_f": k["c_f"],
+                          "L_T(f)": comp["loss"], "||f||": comp["norm"]}, comp, conf, "E[Σℓ(y_t f_t(x_t))]")
+
+
+@claim
+class BOGDEq14(_ExpectationClaim):
+    """BOGD-E14 (002 eq. 14 and the remark before it): uniform sampling with γ ≥ L = 1 and λη ≥ 1/B, where the
+    projection π_Ω is "no longer in effect", so every f ∈ H is an admissible comparator. The O(T‖f‖/√B) regret of
+    eq. 14 is the tuned form of Thm 3's explicit bound; we check that explicit bound for every f ∈ H,
+    E[Σℓ(y_t f_t(x_t))] − L_T(f) ≤ ((B/(B−1))²γ² + 1)ηT + c_f‖f‖²,
+    and the premise itself: the learner's trace must show no weight capped by eq. 10's min (``clipped`` = 0).
+    ``terms`` also report regret / (T‖f‖/√B) at the comparator, the constant eq. 14 hides."""
+
+    id = "BOGD-E14"
+    learners = ("bogd",)
+
+    def preconditions(self, ctx):
+        super().preconditions(ctx)
+        p = learner_params(ctx)
+        ctx.require("gamma >= L = 1", p["gamma"] >= 1, f"γ = {p['gamma']}")
+        ctx.require("lam*eta >= 1/B", p["lam"] * p["eta"] >= 1.0 / p["B"] - 1e-15,
+                    f"λη = {p['lam'] * p['eta']:.6g}, 1/B = {1 / p['B']:.6g}")
+
+    def evaluate(self, ctx):
+        k = self.consts(ctx)
+        traces = run_seeds(ctx, int(ctx.claim_params["seeds"]))
+        samples = [float(np.sum(t["loss"])) for t in traces]
+        capped = int(sum(np.nansum(np.where(t["clipped"] > 0, t["clipped"], 0)) if "clipped" in t else 0
+                         for t in traces))
+        value, lower, comp = _comparator_side(ctx, k["c_f"], None)
+        res = mc_result(ctx, samples, value + k["uniform term"], lower + k["uniform term"],
+                        {"((B/(B-1))^2 gamma^2 + 1) eta T": k["uniform term"], "c_f": k["c_f"],
+                         "L_T(f)": comp["loss"], "||f||": comp["norm"], "capped weights": capped}, comp,
+                        ctx.claim_params["confidence"], "E[Σℓ(y_t f_t(x_t))]")
+        if comp["norm"] > 0:
+            res.terms["regret / (T ||f|| / sqrt B)"] = (res.terms["mean"] - comp["loss"]) / (
+                k["T"] * comp["norm"] / math.sqrt(k["B"]))
+        if capped:
+            res.holds = False
+            res.notes.append(f"the premise fails: eq. 10's cap was active {capped} times")
+        return res
+
+
+@claim
+class BOGDTheorem4(_ExpectationClaim):
+    """BOGD-T4 (002 Thm 4, eqs. 15-16), BOGD++: κ(x, x) ≤ 1, κ(x, x') ≥ 0, for every f ∈ Ω(ηγ):
+    E[Σℓ(y_t f_t(x_t))] − L_T(f) ≤ ((B/(B−1))²γ² + L²)ηT + c_f‖f‖² − (1−λη)²/(η(B−1)²) Σ_{t∈V_T} H_t.
+
+    Σ_{V_T} H_t is random (f_t depends on the draws): the reading is E[Σ_{V_T} H_t], so per seed the random side is
+    Σℓ + (1−λη)²/(η(B−1)²) Σ H_t. "The proof is almost identical to that of Theorem 2": λη ≤ ½ is required."""
+
+    id = "BOGD-T4"
+    learners = ("bogd++",)
+
+    def preconditions(self, ctx):
+        super().preconditions(ctx)
+        K = ctx.kernel.matrix(ctx.X, ctx.X)
+        ctx.require("kappa(x,x') >= 0", bool(np.all(K >= 0)), f"min κ(x_s, x_t) = {float(K.min()):.6g}")
+
+    def evaluate(self, ctx):
+        k = self.consts(ctx)
+        le = k["lam"] * k["eta"]
+        w = (1 - le) ** 2 / (k["eta"] * (k["B"] - 1) ** 2)
+        traces = run_seeds(ctx, int(ctx.claim_params["seeds"]))
+        loss = np.array([float(np.sum(t["loss"])) for t in traces])
+        H = np.array([float(np.nansum(t["H"])) if "H" in t else 0.0 for t in traces])
+        value, lower, comp = _comparator_side(ctx, k["c_f"], k["gamma"] * k["eta"])
+        return mc_result(ctx, loss + w * H, value + k["uniform term"], lower + k["uniform term"],
+                         {"((B/(B-1))^2 gamma^2 + L^2) eta T": k["uniform term"], "c_f": k["c_f"],
+                          "H weight": w, "L_T(f)": comp["loss"], "||f||": comp["norm"],
+                          "mean loss": float(loss.mean()), "mean sum H": float(H.mean())}, comp,
+                         ctx.claim_params["confidence"], "E[Σℓ + (1−λη)²/(η(B−1)²) Σ H_t]")

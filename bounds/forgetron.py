@@ -1,0 +1,641 @@
+"""Paper 001 (The Forgetron) §3-5: Lemma 1, Corollary 1, Lemmas 2-8, Corollary 2 and Theorem 2.
+
+Claims: PER-L1, ROP-C1, FGT-L2, FGT-L3, FGT-L4, FGT-L5, SHR-C2, FGT-L6, FGT-L7, FGT-L8, FGT-T2.
+
+Two kinds of check live here.
+
+* **Mistake bounds** (ROP-C1, SHR-C2, FGT-L6, FGT-T2): "for every comparator g" claims whose right side is convex in
+  g, c_L·L(g) + c_s·‖g‖² + const, checked at the oracle minimiser with a certified lower bound (bounds.oracle).
+* **Hilbert-space inequalities** on a run (PER-L1, FGT-L2 to FGT-L5, FGT-L7, FGT-L8): every instance the proofs use is
+  evaluated on the learner's actual hypotheses f_t, f'_t, f''_t, f_{t+1} (the learner's ``observer`` hook exposes
+  them) and distances are computed by the kernel expansion (never from the algebraic identity being checked). The
+  comparators are the fixed ones (the given g, or the oracle minimiser of the theorem's right side and g = 0) plus,
+  per round, the comparator that is *worst* for that instance in closed form (e.g. g = U f'_t/‖f'_t‖ for Lemma 3), so
+  a pass covers every admissible g, not a lucky one. The reported lhs/rhs are those of the check and round with the
+  smallest slack, named in ``terms``; each check has its own explicit tolerance.
+
+The pure inequalities (Lemmas 1-5 on arbitrary expansions) are exposed as functions (``lemma1``, ``lemma2``,
+``shrink_gap``, ``lemma3_rhs`` ...) so tests can also check them on random vectors and expansions.
+
+Readings: log is the natural logarithm (eq. 26, 37, 40). M = |J| with J = {t : y_t f_t(x_t) ≤ 0}. Ψ_t = 0 on rounds
+without removal (eq. 29). Lemma 6 is checked as printed, for every g ∈ H, with Σ_{t∈J} ℓ*_t over the mistake rounds
+only; it fails as printed (erratum FGT-L6-any-g: the proof needs ‖g‖ ≤ U), and ``within_U=1`` checks the correction.
+
+Finding on eq. 40: the smallest integer B with 1/(B+1) + 2/√(B+1) + 1/(2√log(B+1)) ≤ 15/32 is exactly 83
+(h(82) ≈ 0.469434 > 15/32 = 0.46875 ≥ h(83) ≈ 0.467658; real crossing B ≈ 82.383), so the paper's threshold is exact.
+"""
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any, Callable
+
+import mpmath
+import numpy as np
+
+from learners.expansion import KernelExpansion
+from learners.forgetron import Psi, ShrinkRemovePerceptron, forgetron_phi_cap, forgetron_radius
+
+from .base import Claim, Context, PreconditionError, tolerance
+from .oracle import HingeOracle, against_comparators
+from .registry import claim
+
+FIFTEEN_32 = 15 / 32
+
+
+# ============================================================================ pure Hilbert-space inequalities
+def _sq(f: KernelExpansion, g: KernelExpansion) -> float:
+    return float(f.dist_sq(g))
+
+
+def _value(g: KernelExpansion, x: np.ndarray) -> float:
+    return float(g(np.asarray(x, float))) if len(g) else 0.0
+
+
+def _with(f: KernelExpansion, x: np.ndarray, coef: float) -> KernelExpansion:
+    """A copy of f plus coef·κ(x, ·)."""
+    h = f.copy()
+    h.add(np.asarray(x, float), coef)
+    return h
+
+
+def lemma1(f: KernelExpansion, g: KernelExpansion, x: np.ndarray, y: int) -> dict:
+    """Lemma 1 (eqs. 4-5) for f' = f + yκ(x, ·): Δ = ‖f−g‖² − ‖f'−g‖² by distances, the identity's right side
+    −2y f(x) + 2y g(x) − κ(x,x), and the lower bound 2y g(x) − 1 (valid when y f(x) ≤ 0, κ(x,x) ≤ 1)."""
+    fp = _with(f, x, y)
+    kxx = float(f.kernel.diag(np.asarray(x, float)[None, :])[0])
+    gx = _value(g, x)
+    return {"delta": _sq(f, g) - _sq(fp, g), "identity": -2 * y * _value(f, x) + 2 * y * gx - kxx,
+            "lower": 2 * y * gx - 1, "mags": (f.norm_sq, fp.norm_sq, g.norm_sq)}
+
+
+def lemma2(f: KernelExpansion, fp: KernelExpansion, g: KernelExpansion, x: np.ndarray, y: int, lam: float) -> dict:
+    """Lemma 2: (‖f−g‖² − ‖f + yκ(x,·) − g‖²) + (‖f'−g‖² − ‖f' − λyκ(x,·) − g‖²) ≥ 1 − 2ℓ* − Ψ(λ, y f'(x))."""
+    lhs = _sq(f, g) - _sq(_with(f, x, y), g) + _sq(fp, g) - _sq(_with(fp, x, -lam * y), g)
+    loss = max(0.0, 1 - y * _value(g, x))
+    return {"lhs": lhs, "rhs": 1 - 2 * loss - float(Psi(lam, y * _value(fp, x))),
+            "mags": (f.norm_sq, fp.norm_sq, g.norm_sq)}
+
+
+def shrink_gap(f: KernelExpansion, g: KernelExpansion, phi: float) -> float:
+    """‖f − g‖² − ‖φf − g‖² by distances (the β_t of eq. 20 with f = f'_t)."""
+    h = f.copy()
+    h.scale(phi)
+    return _sq(f, g) - _sq(h, g)
+
+
+def lemma3_rhs(f_norm: float, g_norm: float, phi: float, U: float) -> float:
+    """Lemma 3 (‖g‖ ≤ U ≤ φ‖f‖): the lower bound 0."""
+    return 0.0
+
+
+def lemma4_rhs(f_norm: float, g_norm: float, phi: float, U: float = math.inf) -> float:
+    """Lemma 4 (any g, φ ∈ (0,1]): ‖g‖²(φ − 1)."""
+    return g_norm**2 * (phi - 1)
+
+
+def lemma5_rhs(f_norm: float, g_norm: float, phi: float, U: float) -> float:
+    """Lemma 5 (‖g‖ ≤ U < ‖f‖, φ‖f‖ < U): ‖g‖²(φ‖f‖/U − 1)."""
+    return g_norm**2 * (phi * f_norm / U - 1)
+
+
+def in_J1(phi: float, f_norm: float, U: float) -> bool:
+    return phi * f_norm >= U
+
+
+def in_J3(phi: float, f_norm: float, U: float) -> bool:
+    return f_norm > U and phi * f_norm < U
+
+
+def worst_shrink_radius(lemma: str, f_norm: float, phi: float, U: float) -> float:
+    """‖g‖ of the comparator g = s f/‖f‖ that minimises (shrink gap − the lemma's lower bound) over the lemma's
+    admissible set (the minimiser lies on the ray of f; closed forms from eq. 23):
+    Lemma 3: s = U; Lemma 4: g = f, s = ‖f‖; Lemma 5: s = min{U, (1−φ)‖f‖ / (1 − φ‖f‖/U)}."""
+    if lemma == "L3":
+        return U
+    if lemma == "L4":
+        return f_norm
+    c = 1 - phi * f_norm / U
+    return min(U, (1 - phi) * f_norm / c) if c > 0 else U
+
+
+def eq40_rhs(B: Any) -> Any:
+    """Right side of eq. 40: 1/(B+1) + 2/√(B+1) + 1/(2√log(B+1)) (mpmath number, or interval when B is one)."""
+    b1 = B + 1
+    return 1 / b1 + 2 / mpmath.sqrt(b1) + 1 / (2 * mpmath.sqrt(mpmath.log(b1)))
+
+
+@functools.lru_cache(maxsize=4)
+def eq40_smallest_B(limit: int = 10_000) -> dict:
+    """The exact smallest integer B ≥ 1 with eq. 40's right side ≤ 15/32, certified with interval arithmetic.
+
+    Every term of eq. 40 decreases in B (their derivatives −1/(B+1)², −(B+1)^(−3/2), −1/(4(B+1) log(B+1)^(3/2)) are
+    negative for B > 0; verified with sympy in ``eq40_monotone``), so the set where it holds is [B*, ∞) and the
+    integer threshold is the B with h(B−1) > 15/32 ≥ h(B), decided with mpmath intervals (rigorous enclosures).
+    Also returns the real crossing point found with findroot.
+    """
+    iv = mpmath.iv
+    target = mpmath.mpf(15) / 32
+
+    def h_iv(B):
+        b = iv.mpf(B) + 1
+        return 1 / b + 2 / iv.sqrt(b) + 1 / (2 * iv.sqrt(iv.log(b)))
+
+    with mpmath.workdps(50):
+        lo, hi = 1, limit
+        if not h_iv(hi).b <= target:
+            raise ValueError(f"eq. 40 does not reach 15/32 below B = {limit}")
+        while hi - lo > 1:  # invariant: h(hi) ≤ 15/32 certainly; h(lo) > 15/32 certainly (or lo = 1)
+            mid = (lo + hi) // 2
+            v = h_iv(mid)
+            if v.b <= target:
+                hi = mid
+            elif v.a > target:
+                lo = mid
+            else:
+                raise ArithmeticError(f"interval for eq. 40 at B = {mid} straddles 15/32")
+        root = mpmath.findroot(lambda b: eq40_rhs(b) - target, hi)
+        return {"smallest_B": hi, "h(smallest_B)": eq40_rhs(mpmath.mpf(hi)), "h(smallest_B - 1)":
+                eq40_rhs(mpmath.mpf(hi - 1)), "real_crossing": root, "monotone": eq40_monotone()}
+
+
+@functools.lru_cache(maxsize=1)
+def eq40_monotone() -> bool:
+    """True when sympy proves every term of eq. 40 strictly decreasing in B > 0."""
+    import sympy as sp
+
+    B = sp.symbols("B", positive=True)
+    terms = (1 / (B + 1), 2 / sp.sqrt(B + 1), 1 / (2 * sp.sqrt(sp.log(B + 1))))
+    return all(bool(sp.simplify(sp.diff(term, B)).is_negative) for term in terms)
+
+
+# ============================================================================ shared calculator machinery
+@dataclass
+class Checks:
+    """Per-round instances of inequalities lhs ≤ rhs; ``result`` reports the one with the smallest slack."""
+
+    rows: list = field(default_factory=list)
+
+    def add(self, name: str, t: int, lhs: float, rhs: float, *mags: float, comparator: str = "") -> None:
+        tol = tolerance(lhs, rhs, *mags)
+        self.rows.append((float(rhs) + tol - float(lhs), name, t, float(lhs), float(rhs), tol, comparator))
+
+    def equal(self, name: str, t: int, a: float, b: float, *mags: float, comparator: str = "") -> None:
+        """An identity a = b, as the two inequalities a ≤ b and b ≤ a."""
+        self.add(name + " (≤)", t, a, b, *mags, comparator=comparator)
+        self.add(name + " (≥)", t, b, a, *mags, comparator=comparator)
+
+    def result(self, ctx: Context, terms: dict | None = None, vacuous: str = ""):
+        terms = dict(terms or {})
+        terms["instances checked"] = len(self.rows)
+        if not self.rows:
+            return ctx.result(0.0, 0.0, terms, tol=0.0, notes=[vacuous or "no instance of the inequality occurred"])
+        _, name, t, lhs, rhs, tol, comp = min(self.rows, key=lambda r: r[0])
+        terms.update({"worst check": name, "worst round": t, **({"worst comparator": comp} if comp else {})})
+        return ctx.result(lhs, rhs, terms, tol=tol)
+
+
+def _zero(ctx: Context) -> KernelExpansion:
+    d = ctx.X.shape[1]
+    return KernelExpansion.from_points(ctx.kernel, np.zeros((0, d)), np.zeros(0))
+
+
+def fixed_comparators(ctx: Context, U: float = math.inf, weights: tuple = (2.0, 1.0)) -> list:
+    """[(name, g)]: the given comparator, or g = 0 (``"zero"``), or (default) the oracle minimiser of
+    weights[0]·L_T(g) + weights[1]·‖g‖² over ‖g‖ ≤ U together with g = 0."""
+    comp = ctx.comparator
+    if isinstance(comp, KernelExpansion):
+        if comp.norm > U * (1 + 1e-12):
+            raise PreconditionError(ctx.claim.id, "||g|| <= U", f"the given comparator has ‖g‖ = {comp.norm:.6g} "
+                                                                f"> U = {U:.6g}")
+        return [("given", comp)]
+    if comp == "zero":
+        return [("zero", _zero(ctx))]
+    if comp not in (None, "oracle"):
+        raise ValueError(f"comparator must be 'oracle', 'zero' or a KernelExpansion, got {comp!r}")
+    res = HingeOracle(ctx.X, ctx.y, ctx.kernel).minimise(weights[0], weights[1], U)
+    return [("oracle", res.comparator.expansion(ctx.X, ctx.kernel)), ("zero", _zero(ctx))]
+
+
+def learner_instance(ctx: Context):
+    return ctx.make_learner()
+
+
+def observe(ctx: Context, callback: Callable[[str, int, KernelExpansion, dict], None]):
+    """Run ctx's learner on ctx's sequence calling ``callback(stage, t, f, info)`` at every stage of every update.
+
+    For the family of learners.forgetron the learner's ``observer`` hook is used; for the plain Perceptron the
+    stages "f" and "f'" (= f_{t+1}) are produced by playing it round by round. Returns the trace (or None).
+    """
+    lrn = ctx.make_learner()
+    if isinstance(lrn, ShrinkRemovePerceptron):
+        lrn.observer = callback
+        return lrn.run(ctx.X, ctx.y)
+    lrn.reset()
+    kdiag = ctx.kernel.diag(ctx.X)
+    for i, (x, y) in enumerate(zip(ctx.X, ctx.y)):
+        t, y = i + 1, int(y)
+        fx = lrn.score(x)
+        info = {"x": x, "y": y, "kxx": kdiag[i], "fx": fx}
+        if y * fx <= 0:
+            callback("f", t, lrn.f, info)
+            lrn.learn(x, y)
+            callback("f'", t, lrn.f, info)
+        else:
+            lrn.learn(x, y)
+    return None
+
+
+def subsequence(ctx: Context, mask: np.ndarray) -> SimpleNamespace:
+    """A view of ctx restricted to the rounds in ``mask``, for bounds.oracle.against_comparators."""
+    return SimpleNamespace(X=ctx.X[mask], y=ctx.y[mask], kernel=ctx.kernel, comparator=ctx.comparator,
+                           claim=ctx.claim)
+
+
+def mistakes(tr) -> np.ndarray:
+    return np.asarray(tr["J"], bool)
+
+
+def col(tr, name: str, mask: np.ndarray | None = None) -> np.ndarray:
+    """A float column with the rounds where it was not logged read as 0 (Ψ_t = 0 off removal rounds)."""
+    v = np.nan_to_num(np.asarray(tr[name], float), nan=0.0) if name in tr else np.zeros(tr.T)
+    return v if mask is None else v[mask]
+
+
+def require_budget(ctx: Context, threshold: int = 83) -> int:
+    B = learner_instance(ctx).B
+    ctx.require(f"B >= {threshold}", B is not None and B >= threshold,
+                f"{ctx.claim.id} assumes a budget B ≥ {threshold} (Theorem 2 / Lemma 8 of 001); got B = {B}")
+    return B
+
+
+def radius(ctx: Context) -> float:
+    """The comparator radius U the learner's Φ_t refers to (eq. 26 for the Forgetron; ∞ when it has none)."""
+    return float(learner_instance(ctx).U)
+
+
+# ============================================================================ PER-L1
+@claim
+class PerceptronLemma1(Claim):
+    """PER-L1 (001 Lemma 1, eqs. 4-5): on every Perceptron step f' = f + yκ(x,·) with y f(x) ≤ 0, κ(x,x) ≤ 1:
+    ‖f−g‖² − ‖f'−g‖² = −2y f(x) + 2y g(x) − κ(x,x) ≥ 2y g(x) − 1.
+
+    Checked on every update of the run (for the budget learners, on their Perceptron step f_t → f'_t) against the
+    fixed comparators, with the distances computed by the expansion. The gap of eq. 5 given eq. 4 is
+    −2y f(x) + 1 − κ(x,x), independent of g, so eq. 4 at the fixed comparators and eq. 5 cover every g.
+    """
+
+    id = "PER-L1"
+    learners = ("perceptron", "remove-oldest", "shrinking-perceptron", "forgetron-basic", "forgetron-self-tuned",
+                "forgetron-greedy")
+
+    def evaluate(self, ctx):
+        comps = fixed_comparators(ctx)
+        checks, before = Checks(), {}
+
+        def cb(stage, t, f, info):
+            if stage == "f":
+                before[t] = [_sq(f, g) for _, g in comps]
+            elif stage == "f'":
+                x, y = info["x"], info["y"]
+                for (name, g), d0 in zip(comps, before.pop(t)):
+                    d1, gx = _sq(f, g), _value(g, x)
+                    delta = d0 - d1
+                    ident = -2 * y * float(info["fx"]) + 2 * y * gx - float(info["kxx"])
+                    mags = (d0, d1, g.norm_sq, f.norm_sq)
+                    checks.equal("eq. 4", t, delta, ident, *mags, comparator=name)
+                    checks.add("eq. 5", t, 2 * y * gx - 1, delta, *mags, comparator=name)
+
+        observe(ctx, cb)
+        return checks.result(ctx, {"comparators": [n for n, _ in comps]}, "no Perceptron update occurred")
+
+
+# ============================================================================ ROP-C1
+@claim
+class RemoveOldestCorollary1(Claim):
+    """ROP-C1 (001 §3, Corollary 1): M ≤ ‖g‖² + 2Σ_t ℓ*_t + Σ_{t∈J, |I_t|=B} Ψ(1, y_{r_t} f'_t(x_{r_t})) for every
+    g ∈ H, with κ(x_t, x_t) ≤ 1. Convex in g: c_L = 2, c_s = 1, minimised exactly over H."""
+
+    id = "ROP-C1"
+    learners = ("remove-oldest",)
+
+    def evaluate(self, ctx):
+        tr = ctx.trace
+        M = int(np.count_nonzero(mistakes(tr)))
+        psi = float(col(tr, "Psi").sum())
+        rhs, lower, comp = against_comparators(ctx, M, lambda L, s: s * s + 2 * L + psi, quadratic=(2.0, 1.0))
+        return ctx.result(M, rhs, {"M": M, "||g||^2": comp["norm"] ** 2, "sum l*": comp["loss"],
+                                   "sum Psi(1, mu)": psi, "removals": int(np.count_nonzero(col(tr, "r") >= 0))},
+                          rhs_lower=None if lower is None else lower, comparator=comp)
+
+
+# ============================================================================ FGT-L2
+@claim
+class ForgetronLemma2(Claim):
+    """FGT-L2 (001 Lemma 2) on every removal of a run: with f = f_{r_t}, (x, y) = (x_{r_t}, y_{r_t}), f' = f''_t and
+    λ = σ_{r_t,t+1} (the use in Lemma 6 and, with λ = 1, f' = f'_t, in eq. 18):
+    α_{r_t} + γ_t ≥ 1 − 2ℓ*_{r_t} − Ψ(λ, y_{r_t} f''_t(x_{r_t})).
+
+    Comparators: the fixed ones and, per removal, g = y_r κ(x_r, ·)/κ(x_r, x_r) (y_r g(x_r) = 1), which minimises
+    the gap of the lemma over all of H (the gap is 2ℓ* + 2(1−λ)(y g(x) − 1) + const, smallest at y g(x) = 1).
+    Precondition λ ∈ (0, 1] is checked on every removal.
+    """
+
+    id = "FGT-L2"
+    learners = ("remove-oldest", "forgetron-basic", "forgetron-self-tuned", "forgetron-greedy")
+
+    def evaluate(self, ctx):
+        comps = fixed_comparators(ctx)
+        checks, alpha, bad = Checks(), {}, []
+
+        def own(x, y, kxx):
+            return KernelExpansion.from_points(ctx.kernel, x[None, :], np.array([y / kxx])) if kxx > 0 else None
+
+        def cb(stage, t, f, info):
+            x, y = info["x"], info["y"]
+            if stage == "f":
+                gs = comps + [("y_r k(x_r,.)/k", own(x, y, float(info["kxx"])))]
+                alpha[t] = [(n, g, _sq(f, g)) for n, g in gs if g is not None]
+            elif stage == "f'":
+                alpha[t] = [(n, g, d0 - _sq(f, g)) for n, g, d0 in alpha[t]]
+            elif stage == "f_next":
+                lam, r = float(info["sigma"]), info["r"]
+                if not 0 < lam <= 1:
+                    bad.append((t, lam))
+                    return
+                xr, yr = info["x_r"], info["y_r"]
+                for name, g, a in alpha.pop(r):
+                    # γ_t = ‖f''_t − g‖² − ‖f_{t+1} − g‖²; f''_t = f_{t+1} + λ y_r κ(x_r, ·)
+                    fpp = _with(f, xr, lam * yr)
+                    gamma = _sq(fpp, g) - _sq(f, g)
+                    loss = max(0.0, 1 - yr * _value(g, xr))
+                    rhs = 1 - 2 * loss - float(Psi(lam, yr * _value(fpp, xr)))
+                    checks.add("Lemma 2", t, -(a + gamma), -rhs, a, gamma, g.norm_sq, fpp.norm_sq, comparator=name)
+                checks.equal("Psi_t logged = Psi(lambda, y_r f''(x_r))", t, float(info["Psi"]),
+                             float(Psi(lam, yr * _value(_with(f, xr, lam * yr), xr))), 1.0)
+
+        observe(ctx, cb)
+        if bad:
+            raise PreconditionError(self.id, "lambda in (0,1]", f"σ_(r_t,t+1) = {bad[0][1]:.6g} on round {bad[0][0]}")
+        res = checks.result(ctx, {"comparators": [n for n, _ in comps] + ["y_r k(x_r,.)/k(x_r,x_r)"]},
+                            "no removal occurred (the budget was never exceeded)")
+        return res
+
+
+# ============================================================================ FGT-L3 / L4 / L5
+class _ShrinkLemma(Claim):
+    """Common evaluation of Lemmas 3-5 on the shrink steps β_t = ‖f'_t − g‖² − ‖f''_t − g‖² of a run."""
+
+    learners = ("forgetron-basic", "shrinking-perceptron", "forgetron-self-tuned", "forgetron-greedy")
+    unit_kernel = False
+    lemma = ""
+    needs_U = True
+
+    def applies(self, phi: float, F: float, U: float) -> bool:
+        raise NotImplementedError
+
+    def bound(self, F: float, G: float, phi: float, U: float) -> float:
+        raise NotImplementedError
+
+    def preconditions(self, ctx):
+        U = radius(ctx)
+        if self.needs_U:
+            ctx.require("U < inf", math.isfinite(U), f"{self.id} needs a finite radius U (the learner's U = {U}); "
+                        "for the Shrinking Perceptron pass --param U=...")
+
+    def evaluate(self, ctx):
+        U = radius(ctx)
+        comps = fixed_comparators(ctx, U, (4.0, 2.0) if math.isfinite(U) else (2.0, 1.0))
+        checks, fprime = Checks(), {}
+
+        def cb(stage, t, f, info):
+            if stage == "f'":
+                fprime[t] = (f.copy(), f.norm)
+            elif stage == "f''":
+                fp, F = fprime.pop(t)
+                phi = float(info["phi"])
+                if not self.applies(phi, F, U):
+                    return
+                s = worst_shrink_radius(self.lemma, F, phi, U)
+                worst = fp.copy()
+                worst.scale(s / F if F > 0 else 0.0)
+                for name, g in comps + [("worst on the ray of f'_t", worst)]:
+                    beta = _sq(fp, g) - _sq(f, g)
+                    G = float(g.norm)
+                    checks.add(f"Lemma {self.lemma[1]}", t, self.bound(F, G, phi, U), beta, fp.norm_sq, G * G,
+                               comparator=name)
+
+        observe(ctx, cb)
+        return checks.result(ctx, {"U": U}, f"no round of the set Lemma {self.lemma[1]} is about occurred")
+
+
+@claim
+class ForgetronLemma3(_ShrinkLemma):
+    """FGT-L3 (001 Lemma 3): ‖g‖ ≤ U ≤ φ‖f‖ ⇒ ‖f − g‖² − ‖φf − g‖² ≥ 0; checked on the rounds of J1 (f = f'_t)."""
+
+    id = "FGT-L3"
+    lemma = "L3"
+
+    def applies(self, phi, F, U):
+        return in_J1(phi, F, U)
+
+    def bound(self, F, G, phi, U):
+        return lemma3_rhs(F, G, phi, U)
+
+
+@claim
+class ForgetronLemma4(_ShrinkLemma):
+    """FGT-L4 (001 Lemma 4): ‖f − g‖² − ‖φf − g‖² ≥ ‖g‖²(φ − 1) for every g, φ ∈ (0, 1]; every shrink of the run."""
+
+    id = "FGT-L4"
+    lemma = "L4"
+    needs_U = False
+
+    def applies(self, phi, F, U):
+        return True
+
+    def bound(self, F, G, phi, U):
+        return lemma4_rhs(F, G, phi, U)
+
+
+@claim
+class ForgetronLemma5(_ShrinkLemma):
+    """FGT-L5 (001 Lemma 5): ‖g‖ ≤ U < ‖f‖, ‖φf‖ < U ⇒ ‖f − g‖² − ‖φf − g‖² ≥ ‖g‖²(φ‖f‖/U − 1); rounds of J3."""
+
+    id = "FGT-L5"
+    lemma = "L5"
+
+    def applies(self, phi, F, U):
+        return in_J3(phi, F, U)
+
+    def bound(self, F, G, phi, U):
+        return lemma5_rhs(F, G, phi, U)
+
+
+# ============================================================================ SHR-C2
+@claim
+class ShrinkingCorollary2(Claim):
+    """SHR-C2 (001 §4, Corollary 2 and the bound after it): for ‖g‖ ≤ U,
+    M ≤ ‖g‖²(1 − log Π_{t∈J} Φ_t) + 2Σ_t ℓ*_t, with Φ_t of eq. 24 (the learner's U; U = ∞ gives Φ_t = φ_t and the
+    bound for every g ∈ H). Convex in g: c_L = 2, c_s = 1 + Σ log(1/Φ_t)."""
+
+    id = "SHR-C2"
+    learners = ("shrinking-perceptron",)
+
+    def evaluate(self, ctx):
+        U = radius(ctx)
+        tr = ctx.trace
+        J = mistakes(tr)
+        M = int(np.count_nonzero(J))
+        S = float(-np.log(col(tr, "Phi", J)).sum())
+        rhs, lower, comp = against_comparators(ctx, M, lambda L, s: s * s * (1 + S) + 2 * L, U=U,
+                                               quadratic=(2.0, 1.0 + S))
+        return ctx.result(M, rhs, {"M": M, "U": U, "sum log(1/Phi)": S, "||g||^2": comp["norm"] ** 2,
+                                   "sum l*": comp["loss"]}, rhs_lower=lower, comparator=comp)
+
+
+# ============================================================================ FGT-L6
+@claim
+class ForgetronLemma6(Claim):
+    """FGT-L6 (001 Lemma 6): M − (‖g‖² Σ_{t∈J} log(1/Φ_t) + Σ_{t∈J} Ψ_t) ≤ ‖g‖² + 2Σ_{t∈J} ℓ*_t for any g ∈ H.
+
+    Reading: by default checked as printed, over every g ∈ H (the oracle runs on the mistake rounds J only, since the
+    right side involves ℓ*_t for t ∈ J alone). Any removal rule (§7), so it applies to every learner of the family.
+
+    ERRATUM (bounds/witnesses/FGT-L6-any-g.json): as printed ("for any g ∈ H_K") the lemma is false. Its proof
+    bounds Σβ_t by Corollary 2 (eq. 36), which assumes ‖g‖ ≤ U: on J1 rounds Φ_t = 1 relies on Lemma 3. With the
+    claim parameter ``within_U=1`` the corrected statement is checked: every g with ‖g‖ ≤ U, the learner's radius
+    (eq. 26 for the Forgetron; for the Remove-Oldest Perceptron U = ∞ and both readings coincide).
+    """
+
+    id = "FGT-L6"
+    learners = ("forgetron-basic", "remove-oldest", "shrinking-perceptron", "forgetron-self-tuned",
+                "forgetron-greedy")
+    claim_params = {"within_U": 0}
+
+    def evaluate(self, ctx):
+        U = radius(ctx) if int(ctx.claim_params["within_U"]) else math.inf
+        tr = ctx.trace
+        J = mistakes(tr)
+        M = int(np.count_nonzero(J))
+        S = float(-np.log(col(tr, "Phi", J)).sum())
+        psi = float(col(tr, "Psi", J).sum())
+        if M == 0:
+            return ctx.result(0, 0, {"M": 0}, notes=["no mistake: both sides are 0 at g = 0 and the lemma is trivial"])
+        rhs, lower, comp = against_comparators(subsequence(ctx, J), M - psi, lambda L, s: s * s * (1 + S) + 2 * L,
+                                               U=U, quadratic=(2.0, 1.0 + S))
+        return ctx.result(M - psi, rhs, {"M": M, "sum Psi": psi, "sum log(1/Phi)": S, "||g||^2": comp["norm"] ** 2,
+                                         "sum_J l*": comp["loss"], "comparator radius": U},
+                          rhs_lower=lower, comparator=comp)
+
+
+# ============================================================================ FGT-L7
+@claim
+class ForgetronLemma7(Claim):
+    """FGT-L7 (001 Lemma 7): ‖g‖² Σ_{t∈J} log(1/Φ_t) ≤ M/32 for every g with ‖g‖ ≤ U (eq. 26), φ_t of eq. 25.
+
+    Φ_t does not depend on g, so the worst admissible g has ‖g‖ = U (or the given comparator's norm). Also checks
+    eq. 37, Φ_t ≥ (B+1)^(−1/(2(B+1))), on every mistake round. No assumption on κ or B beyond B ≥ 1.
+    """
+
+    id = "FGT-L7"
+    learners = ("forgetron-basic",)
+    unit_kernel = False
+
+    def evaluate(self, ctx):
+        lrn = learner_instance(ctx)
+        U, B = float(lrn.U), lrn.B
+        G2 = U * U
+        if isinstance(ctx.comparator, KernelExpansion):
+            G2 = float(ctx.comparator.norm_sq)
+            ctx.require("||g|| <= U", G2 <= U * U * (1 + 1e-12), f"‖g‖ = {math.sqrt(G2):.6g} > U = {U:.6g}")
+        tr = ctx.trace
+        J = mistakes(tr)
+        M = int(np.count_nonzero(J))
+        Phi = col(tr, "Phi", J)
+        cap = float(forgetron_phi_cap(B))
+        checks = Checks()
+        checks.add("Lemma 7", 0, G2 * float(-np.log(Phi).sum()), M / 32, G2, M)
+        for t, p in zip(np.flatnonzero(J) + 1, Phi):
+            checks.add("eq. 37", int(t), cap, float(p), 1.0)
+        return checks.result(ctx, {"M": M, "U": U, "||g||^2": G2, "sum log(1/Phi)": float(-np.log(Phi).sum()),
+                                   "min Phi": float(Phi.min()) if M else 1.0, "(B+1)^(-1/(2(B+1)))": cap})
+
+
+# ============================================================================ FGT-L8
+@claim
+class ForgetronLemma8(Claim):
+    """FGT-L8 (001 Lemma 8, eqs. 38-40), basic Forgetron, B ≥ 83, κ(x,x) ≤ 1: Σ_{t∈J} Ψ_t ≤ 15M/32.
+
+    On a run, every step of the proof is checked per removal round: σ_{r_t,t+1} ≤ 1/√(B+1) (eq. 39),
+    ‖f''_t‖ ≤ U and −y_{r_t} f''_t(x_{r_t}) ≤ U, Ψ_t ≤ eq. 40's right side h(B), and h(B) ≤ 15/32; then the sum.
+    Without a sequence (symbolic part): h(B) ≤ 15/32 at the given B (default 83), and in ``terms`` the exact
+    smallest integer B with h(B) ≤ 15/32 (interval arithmetic, eq40_smallest_B) beside the paper's 83.
+    """
+
+    id = "FGT-L8"
+    learners = ("forgetron-basic",)
+    needs_sequence = False
+
+    def preconditions(self, ctx):
+        B = require_budget(ctx)
+        if ctx.X is not None:
+            diag = ctx.kernel.diag(ctx.X)
+            ctx.require("kappa(x,x) <= 1", bool(np.all(diag <= 1 + 1e-12)),
+                        f"the claim assumes κ(x_t, x_t) ≤ 1 but max_t κ(x_t, x_t) = {float(np.max(diag)):.6g}")
+        self._B = B
+
+    def evaluate(self, ctx):
+        B = self._B
+        h = float(eq40_rhs(mpmath.mpf(B)))
+        sym = eq40_smallest_B()
+        terms = {"B": B, "h(B) (eq. 40)": h, "15/32": FIFTEEN_32, "smallest B with h(B) <= 15/32":
+                 sym["smallest_B"], "paper's threshold": 83, "real crossing": float(sym["real_crossing"]),
+                 "h monotone (sympy)": sym["monotone"]}
+        checks = Checks()
+        checks.add("eq. 40 <= 15/32", 0, h, FIFTEEN_32, 1.0)
+        if ctx.X is not None:
+            self._run_checks(ctx, B, checks, terms)
+        return checks.result(ctx, terms)
+
+    def _run_checks(self, ctx, B, checks, terms):
+        tr = ctx.trace
+        U = float(forgetron_radius(B))
+        J = mistakes(tr)
+        M = int(np.count_nonzero(J))
+        rem = np.flatnonzero(col(tr, "r") >= 0) if "r" in tr else np.array([], int)
+        sig, mu, psi, npp = (col(tr, k) for k in ("sigma", "mu", "Psi", "norm_pp"))
+        h = float(eq40_rhs(mpmath.mpf(B)))
+        for i in rem:
+            t = int(i) + 1
+            checks.add("eq. 39 sigma <= 1/sqrt(B+1)", t, sig[i], 1 / math.sqrt(B + 1), 1.0)
+            checks.add("-y_r f''(x_r) <= U", t, -mu[i], U, U)
+            checks.add("Psi_t <= eq. 40", t, psi[i], h, 1.0, U)
+        for i in np.flatnonzero(J):
+            checks.add("||f''_t|| <= U", int(i) + 1, npp[i], U, U)
+        total = float(psi[J].sum())
+        checks.add("Lemma 8: sum Psi <= 15M/32", 0, total, FIFTEEN_32 * M, M)
+        terms.update({"M": M, "sum Psi": total, "removals": len(rem), "U": U,
+                      "max sigma_(r_t,t+1)": float(sig[rem].max()) if len(rem) else 0.0})
+
+
+# ============================================================================ FGT-T2
+@claim
+class ForgetronTheorem2(Claim):
+    """FGT-T2 (001 Theorem 2, Fig. 2): basic Forgetron, B ≥ 83, κ(x_t,x_t) ≤ 1, every g with ‖g‖ ≤ U of eq. 26:
+    M ≤ 2‖g‖² + 4Σ_t ℓ*_t. Convex in g: minimised exactly over H_U with a certified lower bound."""
+
+    id = "FGT-T2"
+    learners = ("forgetron-basic",)
+
+    def preconditions(self, ctx):
+        require_budget(ctx)
+
+    def evaluate(self, ctx):
+        U = radius(ctx)
+        M = int(np.count_nonzero(mistakes(ctx.trace)))
+        rhs, lower, comp = against_comparators(ctx, M, lambda L, s: 2 * s * s + 4 * L, U=U, quadratic=(4.0, 2.0))
+        return ctx.result(M, rhs, {"M": M, "U": U, "||g||^2": comp["norm"] ** 2, "sum l*": comp["loss"]},
+                          rhs_lower=lower, comparator=comp)

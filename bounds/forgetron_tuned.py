@@ -1,0 +1,323 @@
+"""The self-tuned and greedy-removal Forgetron (paper 001 §6-7) and the randomized budget Perceptron (000 eq. 2).
+
+Claims: FGT-PHI (eqs. 42-44), FGT-Q (eqs. 41, 45), FGT-L9 (Lemma 9), FGT-T3 (Theorem 3), FGT-GR (§7, eq. 52),
+RBP-E (000 eq. 2, Cesa-Bianchi & Gentile).
+
+The calculators recompute every quantity from the *primary* terms the learners log (σ_{r_t,t} and
+y_{r_t} f'_t(x_{r_t}) before the shrink, σ_{r_t,t+1} and y_{r_t} f''_t(x_{r_t}) after it, φ_t, ‖f'_t‖) and from the
+run itself (the mistake set J = {t : y_t f_t(x_t) ≤ 0} is taken from the scores, not from the learner's
+bookkeeping), so that a wrong Q_t, M_t or Ψ_t inside a learner shows up as a failed check rather than being trusted.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import stats
+
+from learners.forgetron import Phi, Psi, forgetron_radius
+from learners.forgetron_tuned import FIFTEEN_32
+
+from .base import Claim, Context, tolerance
+from .oracle import against_comparators
+from .registry import claim
+
+EPS = np.finfo(float).eps
+GRID = 1024  # grid cells of the direct search of FGT-PHI (then bisection inside the last feasible cell)
+
+
+# ------------------------------------------------------------------------------------------------ shared terms
+def mistake_mask(tr) -> np.ndarray:
+    """J = {t : y_t f_t(x_t) ≤ 0} (001 §3), from the recorded scores."""
+    return np.asarray(tr.y, float) * np.asarray(tr.score, float) <= 0
+
+
+def removal_rounds(tr) -> np.ndarray:
+    """Rounds t ∈ J with |I_t| = B, i.e. with a removal: the learner logged the removed example there (the column
+    does not exist when nothing was ever removed)."""
+    return np.asarray(tr["r"]) >= 0 if "r" in tr else np.zeros(tr.T, dtype=bool)
+
+
+def psi_terms(tr) -> np.ndarray:
+    """Ψ_t of eq. (29) recomputed per round from the logged σ_{r_t,t+1} and y_{r_t} f''_t(x_{r_t}) (measured on the
+    learner's hypothesis after the shrink); 0 on rounds without a removal."""
+    rem = removal_rounds(tr)
+    out = np.zeros(tr.T)
+    if rem.any():
+        out[rem] = Psi(np.asarray(tr["sigma"], float)[rem], np.asarray(tr["mu"], float)[rem])
+    return out
+
+
+def Q_before(psi: np.ndarray) -> np.ndarray:
+    """Q_t = Σ_{i∈J, i<t} Ψ_i (eq. 41's left side before round t)."""
+    return np.concatenate([[0.0], np.cumsum(psi)[:-1]])
+
+
+def Phi_terms(tr, U: float) -> np.ndarray:
+    """Φ_t of eq. (24) on the mistake rounds (NaN elsewhere), from the logged φ_t and ‖f'_t‖ with radius U."""
+    out = np.full(tr.T, np.nan)
+    phi, nf = np.asarray(tr["phi"], float), np.asarray(tr["norm_prime"], float)
+    for t in np.flatnonzero(mistake_mask(tr)):
+        out[t] = Phi(phi[t], nf[t], U)
+    return out
+
+
+def require_forgetron_budget(ctx: Context, threshold: int = 83) -> int:
+    """The theorem's hypothesis B ≥ 83 (Lemma 9, Theorem 3)."""
+    B = int(ctx.params.get("B", 100))
+    ctx.require("B >= 83", B >= threshold, f"001 §6 assumes a budget B ≥ {threshold}; got B = {B}")
+    return B
+
+
+# ------------------------------------------------------------------------------------------------------ FGT-PHI
+def largest_feasible_phi(sigma: float, mu: float, Q: float, M: int, grid: int = GRID) -> float:
+    """max{φ ∈ (0, 1] : Ψ(σφ, φμ) + Q ≤ 15/32 M} by direct search (eq. 42), without eq. 43's case analysis.
+
+    φ = 1 is returned when it is feasible. Otherwise the largest feasible point of a grid on (0, 1] (uniform, plus
+    a geometric part down to 1e-12 for tiny φ) is located and the boundary is bisected (60 halvings) between it
+    and the next grid point. Ψ is evaluated as printed in eq. (15). A feasible island narrower than one grid cell
+    beyond the last feasible grid point would be missed; the constraint is a quadratic in φ with value < 0 at
+    φ → 0, so it has at most one sign change on (0, 1) once φ = 1 is infeasible. Returns 0.0 if no grid point is
+    feasible (the supremum is then below 1e-12, or the set is empty: Q_t ≥ 15/32 M_t only if the learner's
+    bookkeeping is wrong).
+    """
+    def g(p):
+        return Psi(sigma * p, p * mu) + Q - FIFTEEN_32 * M
+
+    if g(1.0) <= 0:
+        return 1.0
+    xs = np.union1d(np.linspace(0.0, 1.0, grid + 1)[1:], np.geomspace(1e-12, 1.0, 200))
+    ok = np.flatnonzero(g(xs) <= 0)
+    if len(ok) == 0:
+        return 0.0
+    lo, hi = xs[ok[-1]], xs[ok[-1] + 1]
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if g(mid) <= 0 else (lo, mid)
+    return lo
+
+
+def _phi_tolerance(sigma, mu, Q, M, phi_star) -> float:
+    """Absolute tolerance on φ: 1e-9 plus the rounding in g(φ) = Ψ(σφ, φμ) + Q − 15/32 M over |g'(φ*)|."""
+    a, b, c = sigma * sigma - 2 * sigma * mu, 2 * sigma, Q - FIFTEEN_32 * M
+    slope = abs(2 * a * phi_star + b)
+    return 1e-9 + 16 * EPS * (abs(a) + abs(b) + abs(c)) / max(slope, 1e-300)
+
+
+@claim
+class SelfTunedPhi(Claim):
+    """FGT-PHI (001 eqs. 42-44): on every removal round, φ_t of eq. (43) equals the largest φ ∈ (0, 1] satisfying
+    the constraint of eq. (42), Ψ(σ_{r_t,t}φ, y_{r_t}φ f'_t(x_{r_t})) + Q_t ≤ 15/32 M_t.
+
+    The largest feasible φ is found by a direct grid-and-bisection search on Ψ itself (not on eq. 43's roots), with
+    Q_t rebuilt from the recomputed Ψ_i of earlier rounds and M_t counted from the scores. Kind I: the worst round
+    is reported (lhs = |φ_t − φ*_t|, rhs = 0, with that round's tolerance, which includes the conditioning of the
+    root). Rounds without a removal have φ_t = 1 by Fig. 3 and are not constrained by eq. (42).
+    Reading: for the greedy learner, σ and μ are those of its removed example r_t (eq. 52 then applies eq. 42 as is).
+    """
+
+    id = "FGT-PHI"
+    learners = ("forgetron-self-tuned", "forgetron-greedy")
+    unit_kernel = False  # an algebraic property of the update, true whatever κ(x, x)
+
+    def evaluate(self, ctx: Context):
+        tr = ctx.trace
+        rem = np.flatnonzero(removal_rounds(tr))
+        Q = Q_before(psi_terms(tr))
+        Mt = np.cumsum(mistake_mask(tr))
+        worst, worst_gap, rows = None, -math.inf, 0
+        for t in rem:
+            sig, mu, phi = float(tr["sigma_r"][t]), float(tr["mu_r"][t]), float(tr["phi"][t])
+            star = largest_feasible_phi(sig, mu, Q[t], int(Mt[t]))
+            tol = _phi_tolerance(sig, mu, Q[t], int(Mt[t]), star)
+            gap = abs(phi - star) - tol
+            rows += 1
+            if gap > worst_gap:
+                worst, worst_gap = (t, phi, star, tol, sig, mu, Q[t], int(Mt[t])), gap
+        if worst is None:
+            return ctx.result(0.0, 0.0, {"removal rounds": 0}, notes=["no removal round: eq. (42) never applied"],
+                              tol=1e-9)
+        t, phi, star, tol, sig, mu, q, m = worst
+        terms = {"round": int(t) + 1, "phi_t (eq. 43)": phi, "phi* (search of eq. 42)": star,
+                 "sigma_{r_t,t}": sig, "y_r f'_t(x_r)": mu, "Q_t": q, "M_t": m, "removal rounds": rows}
+        return ctx.result(abs(phi - star), 0.0, terms, tol=tol)
+
+
+# -------------------------------------------------------------------------------------------------------- FGT-Q
+@claim
+class SelfTunedQ(Claim):
+    """FGT-Q (001 eqs. 41, 45): Σ_{i∈J, i≤t} Ψ_i ≤ 15/32 M_t at every round t.
+
+    Ψ_i recomputed by eq. (29) from the logged σ_{r_i,i+1} and y_{r_i} f''_i(x_{r_i}) (measured on the learner's
+    hypothesis after the shrink); M_t counted from the scores. Kind I: the round with the smallest slack is
+    reported. Holds for any budget and kernel (it is enforced by construction), so no precondition is imposed.
+    Reading: eq. (41) prints the sum over i ∈ J, i < t, which is Q_t and would not constrain round t's own Ψ_t; the
+    paper then rewrites "the t-th constraint" as Ψ(σ_{r_t,t}φ_t, ·) + Q_t ≤ 15/32 M_t, i.e. the sum over i ≤ t, which
+    is what THEOREMS.md states and what is checked.
+    """
+
+    id = "FGT-Q"
+    learners = ("forgetron-self-tuned", "forgetron-greedy")
+    unit_kernel = False
+
+    def evaluate(self, ctx: Context):
+        tr = ctx.trace
+        S = np.cumsum(psi_terms(tr))
+        bound = FIFTEEN_32 * np.cumsum(mistake_mask(tr))
+        t = int(np.argmin(bound - S))
+        terms = {"round": t + 1, "sum Psi": float(S[t]), "M_t": int(round(bound[t] / FIFTEEN_32)),
+                 "final sum Psi": float(S[-1]), "final 15/32 M": float(bound[-1])}
+        tol = tolerance(S[t], bound[t], S[-1]) + 4 * EPS * tr.T * max(float(np.max(np.abs(S))), 1.0)
+        return ctx.result(float(S[t]), float(bound[t]), terms, tol=tol)
+
+
+# ------------------------------------------------------------------------------------------------------- FGT-L9
+@claim
+class SelfTunedLemma9(Claim):
+    """FGT-L9 (001 Lemma 9): with B ≥ 83 and κ(x_t, x_t) ≤ 1, every t ∈ J with Φ_t < 1 has Φ_t σ_{r_t,t} ≥ 1/√(B+1).
+
+    Φ_t by eq. (24) with U of eq. (26) (the U of Theorem 3) from the logged φ_t and ‖f'_t‖. Kind I: the round with
+    the smallest Φ_t σ_{r_t,t} is reported; when no round has Φ_t < 1 the lemma is vacuous on the run (said so).
+    Reading for the greedy learner: §7 says Lemma 9's proof repeats verbatim since Φ_t < 1 forces r_t = min I_t.
+    """
+
+    id = "FGT-L9"
+    learners = ("forgetron-self-tuned", "forgetron-greedy")
+
+    def preconditions(self, ctx):
+        require_forgetron_budget(ctx)
+
+    def evaluate(self, ctx: Context):
+        tr = ctx.trace
+        B = int(ctx.params.get("B", 100))
+        U = float(forgetron_radius(B))
+        Phi = Phi_terms(tr, U)
+        lhs = 1.0 / math.sqrt(B + 1)
+        rows = np.flatnonzero(Phi < 1)
+        if len(rows) == 0:
+            return ctx.result(lhs, math.inf, {"rounds with Phi_t < 1": 0, "U": U},
+                              notes=["vacuous on this run: no mistake round has Φ_t < 1"], tol=tolerance(lhs))
+        prod = Phi[rows] * np.asarray(tr["sigma_r"], float)[rows]
+        k = int(np.argmin(prod))
+        t = int(rows[k])
+        terms = {"round": t + 1, "Phi_t": float(Phi[t]), "sigma_{r_t,t}": float(tr["sigma_r"][t]),
+                 "phi_t": float(tr["phi"][t]), "||f'_t||": float(tr["norm_prime"][t]), "U": U,
+                 "rounds with Phi_t < 1": len(rows)}
+        return ctx.result(lhs, float(prod[k]), terms)
+
+
+# ------------------------------------------------------------------------------------------------ FGT-T3 / GR
+class _ForgetronMistakeBound(Claim):
+    """M ≤ 2‖g‖² + 4 Σ_t ℓ*_t for every g with ‖g‖ ≤ U = ¼√((B+1)/log(B+1)) (eq. 26), B ≥ 83, κ(x_t, x_t) ≤ 1.
+
+    The right side is convex (c_L, c_s) = (4, 2), minimised exactly over H_U by the oracle; M = |J| counted from
+    the scores (J = {t : y_t f_t(x_t) ≤ 0}).
+    """
+
+    def preconditions(self, ctx):
+        require_forgetron_budget(ctx)
+
+    def evaluate(self, ctx: Context):
+        B = int(ctx.params.get("B", 100))
+        U = float(forgetron_radius(B))
+        M = int(np.count_nonzero(mistake_mask(ctx.trace)))
+        rhs, lower, comp = against_comparators(ctx, M, lambda L, s: 2 * s * s + 4 * L, U=U, quadratic=(4.0, 2.0))
+        terms = {"M": M, "U": U, "||g||^2": comp["norm"] ** 2, "sum l*": comp["loss"]}
+        return ctx.result(M, rhs, terms, rhs_lower=lower, comparator=comp)
+
+
+@claim
+class SelfTunedTheorem3(_ForgetronMistakeBound):
+    __doc__ = "FGT-T3 (001 Theorem 3, Fig. 3), self-tuned Forgetron. " + _ForgetronMistakeBound.__doc__
+    id = "FGT-T3"
+    learners = ("forgetron-self-tuned",)
+
+
+@claim
+class GreedyRemovalBound(_ForgetronMistakeBound):
+    __doc__ = "FGT-GR (001 §7, eq. 52), greedy-removal Forgetron. " + _ForgetronMistakeBound.__doc__
+    id = "FGT-GR"
+    learners = ("forgetron-greedy",)
+
+
+# -------------------------------------------------------------------------------------------------------- RBP-E
+def rbp_constant(gamma: float, U: float, B: int) -> float:
+    """The comparator-free part of 000 eq. (2): γUB + 0.5 γ U √B ln(0.5 γ B²)."""
+    return gamma * U * B + 0.5 * gamma * U * math.sqrt(B) * math.log(0.5 * gamma * B * B)
+
+
+def rbp_max_U(gamma: float, B: int) -> float:
+    """The largest radius eq. (2) allows: (γ − 1)/(γ + 1) · √B."""
+    return (gamma - 1) / (gamma + 1) * math.sqrt(B)
+
+
+def confidence_interval(samples: np.ndarray, confidence: float) -> tuple[float, float, float]:
+    """(mean, low, high): Student-t interval for the mean of independent runs."""
+    n = len(samples)
+    mean = float(np.mean(samples))
+    half = float(stats.t.ppf(0.5 + confidence / 2, n - 1) * np.std(samples, ddof=1) / math.sqrt(n))
+    return mean, mean - half, mean + half
+
+
+def interval_verdict(low: float, high: float, rhs: float, rhs_lower: float, tol: float) -> "bool | None":
+    """Kind-E verdict: violated if the bound at the explicit comparator is below the interval's lower end, holds if
+    its certified lower bound is above the upper end, inconclusive otherwise (both with tolerance ``tol``)."""
+    if low > rhs + tol:
+        return False
+    return True if high <= rhs_lower + tol else None
+
+
+@claim
+class RBPExpectation(Claim):
+    """RBP-E (000 eq. 2, Cesa-Bianchi & Gentile 2006): for γ > 1, U ≤ (γ−1)/(γ+1)·√B and every f with ‖f‖ ≤ U,
+    E[M] ≤ γ L_T(f) + γUB + 0.5 γ U √B ln(0.5 γ B²).
+
+    Kind E. E[M] is estimated by ``seeds`` independent runs of the learner (seeds s₀, s₀+1, …, s₀ = the ``seed``
+    parameter) with a two-sided Student-t interval at level ``confidence``; M counts prediction mistakes
+    y_t f_t(x_t) ≤ 0. The right side is linear in L_T(f), so its minimum over H_U is the oracle's min_{‖f‖≤U} L_T
+    (with a certified lower bound). Verdict: holds only if the certified lower bound on the right side is above the
+    upper end of the interval, violated only if the right side at the explicit comparator is below the lower end,
+    inconclusive otherwise. Reading: U is the claim's radius (default: the largest allowed), κ(x_t, x_t) ≤ 1 is
+    assumed as in the Perceptron bounds of 000.
+    """
+
+    id = "RBP-E"
+    learners = ("rbp",)
+    claim_params = {"gamma": 2.0, "U": None, "seeds": 30, "confidence": 0.95}
+
+    def preconditions(self, ctx):
+        B = int(ctx.params.get("B", 100))
+        gamma = float(ctx.claim_params["gamma"])
+        ctx.require("gamma > 1", gamma > 1, f"eq. (2) needs γ > 1 (U ≤ (γ−1)/(γ+1)√B > 0); got γ = {gamma}")
+        U = ctx.claim_params["U"]
+        U = rbp_max_U(gamma, B) if U is None else float(U)
+        ctx.claim_params["U"] = U
+        ctx.require("U > 0", U > 0, f"the comparator radius must be positive; got U = {U}")
+        ctx.require("U <= (gamma-1)/(gamma+1) sqrt(B)", U <= rbp_max_U(gamma, B) * (1 + 1e-12),
+                    f"U = {U:.6g} exceeds (γ−1)/(γ+1)·√B = {rbp_max_U(gamma, B):.6g} for γ = {gamma}, B = {B}")
+        n = int(ctx.claim_params["seeds"])
+        ctx.require("seeds >= 2", n >= 2, f"a confidence interval needs at least 2 independent runs; got {n}")
+        conf = float(ctx.claim_params["confidence"])
+        ctx.require("0 < confidence < 1", 0 < conf < 1, f"confidence must be in (0, 1); got {conf}")
+
+    def evaluate(self, ctx: Context):
+        B = int(ctx.params.get("B", 100))
+        gamma, U = float(ctx.claim_params["gamma"]), float(ctx.claim_params["U"])
+        n, conf = int(ctx.claim_params["seeds"]), float(ctx.claim_params["confidence"])
+        s0 = int(ctx.params.get("seed", 0))
+        Ms = np.array([np.count_nonzero(mistake_mask(ctx.make_learner(seed=s0 + k).run(ctx.X, ctx.y)))
+                       for k in range(n)], float)
+        mean, low, high = confidence_interval(Ms, conf)
+        const = rbp_constant(gamma, U, B)
+        rhs, lower, comp = against_comparators(ctx, mean, lambda L, s: gamma * L + const, U=U,
+                                               quadratic=(gamma, 0.0))
+        terms = {"E[M] estimate": mean, "CI low": low, "CI high": high, "seeds": n, "confidence": conf,
+                 "gamma": gamma, "U": U, "L_T(f)": comp["loss"], "constant term": const}
+        res = ctx.result(mean, rhs, terms, rhs_lower=lower, comparator=comp)
+        tol = res.tolerance
+        lower_val = rhs if lower is None else lower
+        res.holds = interval_verdict(low, high, rhs, lower_val, tol)
+        interval = f"{conf:.0%} Student-t interval [{low:.6g}, {high:.6g}] for E[M] over {n} seeds ({s0}..{s0 + n - 1})"
+        res.notes = [interval] + ([] if res.holds is not None else
+                                  [f"inconclusive: the interval meets [{lower_val:.6g}, {rhs:.6g}]"])
+        return res

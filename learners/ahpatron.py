@@ -1,0 +1,180 @@
+"""Ahpatron: paper 000 (Liao, Li, Liao, Hu, Dang), Algorithm 2, eqs. 6-9.
+
+AVP (learners/avp.py) with constant λ, ε and a budget B. On an update round (y_t f_t(x_t) < 1 − ε):
+
+* |S_t| < B: f_{t+1} = Proj_H(f_t + λ y_t κ(x_t, ·)) and x_t joins S_t (Alg. 2 lines 8-9; the λ_t printed on
+  line 8 is read as the input λ, Algorithm 2 takes a constant λ);
+* |S_t| = B (a *halving* round, t ∈ 𝒥): split S_t = S_{t,1} ∪ S_{t,2}, |S_{t,1}| = B/2, every |α| in S_{t,2} ≥ every
+  |α| in S_{t,1}. **Tie rule**: the support is sorted stably by (|α_i|, insertion round); the first B/2 (smallest
+  |α|, and among equal |α| the *older* points) form S_{t,1}, which is removed. Then
+    - eq. 9:  θ* = (K₂ + ηI)⁻¹ K₂₁ α, solved by Cholesky on the stored Gram submatrix
+      (KernelExpansion.projection_coefficients: the Gram matrix is reused, nothing is inverted);
+      f̂_{t,1} = Σ_{S_{t,2}} θ*_i κ(x_i, ·) is the minimiser of eq. 6;
+    - eq. 7:  f̄_t = c_t U (f_{t,2} + f̂_{t,1}) / ‖f_{t,2} + f̂_{t,1}‖  (the projection onto the sphere
+      {‖f‖ = c_t U} of H_{t,2}; when f_{t,2} + f̂_{t,1} = 0 every point of that sphere is a projection and we take
+      c_t U κ(x_s, ·)/√κ(x_s, x_s) for the point s of S_{t,2} with the largest |α| among those with κ(x_s, x_s) > 0,
+      logged as ``fbar_fallback``; if every κ(x_s, x_s) = 0, H_{t,2} = {0} has no point of norm c_t U, eq. 7 is
+      undefined and we take f̄_t = 0, logged as ``fbar_undefined``);
+    - eq. 8:  f_{t+1} = Proj_H(f̄_t + λ y_t κ(x_t, ·)), S_{t+1} = S_{t,2} ∪ {(x_t, y_t)}.
+  c_t is a constant ``c`` ∈ (0, 1] (Theorem 4 uses 0.6) or ``c="norm"``: c_t = ‖f_t‖/U (Theorem 6).
+
+Budget parity: a halving keeps exactly B/2 points, so B must be even (ValueError otherwise).
+
+Presets (explicit parameters override them; the resolved values are what the trace and witnesses record):
+
+* ``preset="thm4"`` (default): Theorem 4, U = √B/4, λ = √2·U/√B, c = 0.6, ε = (1 + 3U/√B)/2 (the midpoint of
+  the admissible (3U/√B, 1)), η = 0.0005;
+* ``preset="experiments"``: the paper's experiments ("following Theorem 6"; also the authors' R code):
+  η = 0.0005, λ = U/√(4B), U = √B/2, c_t = ‖f_t‖/U, ε = 0.5 (the smallest of the grid {0.5, …, 0.9}).
+
+Trace columns (besides those of AVP's shared mechanics: ``M_prime``, ``N``, ``proj``, ``norm_tilde``):
+
+=================  ==============================================================================================
+``halving``        t ∈ 𝒥 (bool): a halving step ran on this round
+``dist_f_fbar``    ‖f_t − f̄_t‖ (halving rounds)
+``proj_residual``  ‖(K₂ + ηI)θ* − K₂₁α‖ / ‖K₂₁α‖ (the normal equations of eq. 6, recomputed by a mat-vec)
+``fbar_norm``      ‖f̄_t‖ recomputed from the Gram matrix after eq. 7; ``cU``: the target c_t U
+``norm_before``    ‖f_t‖ before the halving
+``zeta``           running ζ = Σ_{τ∈𝒥, τ≤t} ‖f_τ − f̄_τ‖ / (U·|𝒥 ∩ [t]|) (NaN before the first halving)
+=================  ==============================================================================================
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from . import numeric as nm
+from .avp import AggressiveLearner, _check_positive, _check_unit
+from .registry import register
+
+PRESETS = {
+    "thm4": lambda B: {"U": math.sqrt(B) / 4, "c": 0.6, "eta": 0.0005},
+    "experiments": lambda B: {"U": math.sqrt(B) / 2, "c": "norm", "eta": 0.0005, "eps": 0.5},
+}
+
+
+def resolve(B: int, preset: str, U, lam, eps, eta, c) -> dict:
+    """The learner parameters after applying ``preset`` to the ones left as None."""
+    if preset not in PRESETS:
+        raise ValueError(f"ahpatron: preset must be one of {sorted(PRESETS)}, got {preset!r}")
+    base = PRESETS[preset](B)
+    U = base["U"] if U is None else U
+    c = base["c"] if c is None else c
+    eta = base["eta"] if eta is None else eta
+    if lam is None:
+        lam = math.sqrt(2) * U / math.sqrt(B) if preset == "thm4" else U / math.sqrt(4 * B)
+    if eps is None:
+        eps = (1 + 3 * U / math.sqrt(B)) / 2 if preset == "thm4" else base["eps"]
+    return {"B": B, "U": U, "lam": lam, "eps": eps, "eta": eta, "c": c}
+
+
+@register("ahpatron")
+class Ahpatron(AggressiveLearner):
+    """Ahpatron (paper 000, Algorithm 2); see the module docstring for the readings."""
+
+    def __init__(self, kernel=None, B: int = 100, U: float | None = None, lam: float | None = None,
+                 eps: float | None = None, eta: float | None = None, c: "float | str | None" = None,
+                 preset: str = "thm4"):
+        who = "ahpatron"
+        if isinstance(B, bool) or not isinstance(B, (int, np.integer)) or B < 2:
+            raise ValueError(f"{who}: budget B must be an even integer ≥ 2, got {B!r}")
+        if B % 2:
+            raise ValueError(f"{who}: budget B must be even (a halving step keeps exactly B/2 points), got B={B}")
+        p = resolve(int(B), preset, U, lam, eps, eta, c)
+        _check_positive("U", who, p["U"])
+        if not math.isfinite(p["U"]):
+            raise ValueError(f"{who}: U must be finite (eq. 7 rescales to c_t U), got {p['U']}")
+        _check_positive("lam", who, p["lam"])
+        _check_unit("eps", who, p["eps"])
+        _check_positive("eta", who, p["eta"])
+        if p["c"] != "norm":
+            _check_positive("c", who, p["c"])
+            if p["c"] > 1:
+                raise ValueError(f"{who}: c must be in (0, 1] or 'norm', got {p['c']!r}")
+        self.B, self.U, self.lam, self.eps, self.eta, self.c = (p[k] for k in ("B", "U", "lam", "eps", "eta", "c"))
+        super().__init__(kernel, **p)
+
+    def reset(self) -> None:
+        super().reset()
+        self._zeta_sum = nm.scalar(0)
+        self._halvings = 0
+
+    # ------------------------------------------------------------------ halving
+    def split(self) -> tuple[np.ndarray, np.ndarray]:
+        """(S_{t,1}, S_{t,2}) as slot arrays: stable sort by (|α|, insertion round), first half removed."""
+        a = np.abs(np.asarray(self.f.alpha, dtype=float))
+        order = np.lexsort((self.f.born, a))
+        half = self.B // 2
+        return np.sort(order[:half]), np.sort(order[half:])
+
+    def solve_theta(self, keep: np.ndarray, drop: np.ndarray) -> np.ndarray:
+        """θ* of eq. 9 (Cholesky in float64; mpmath's Cholesky solve inside ``high_precision``)."""
+        if not nm.is_mp():
+            return self.f.projection_coefficients(keep, drop, ridge=self.eta)
+        import mpmath
+
+        G = self.f.gram
+        K2 = mpmath.matrix(G[np.ix_(keep, keep)].tolist()) + self.eta * mpmath.eye(len(keep))
+        rhs = mpmath.matrix((G[np.ix_(keep, drop)] @ self.f.alpha[drop]).tolist())
+        return nm.asarray([v for v in mpmath.cholesky_solve(K2, rhs)])
+
+    def _residual(self, keep, drop, theta) -> Any:
+        G, a = self.f.gram, self.f.alpha
+        b = G[np.ix_(keep, drop)] @ a[drop]
+        r = G[np.ix_(keep, keep)] @ theta + self.eta * theta - b
+        return nm.sqrt(r @ r) / (nm.sqrt(b @ b) + 1e-300)
+
+    def rescale(self, keep: np.ndarray, v: np.ndarray, target: Any) -> tuple[np.ndarray, bool, bool]:
+        """Eq. 7: ᾱ with ‖Σ_keep ᾱ_i κ(x_i, ·)‖ = target along v (the fallbacks of the module docstring);
+        returns (ᾱ, fallback used, eq. 7 undefined)."""
+        f = self.f
+        vnorm = nm.sqrt(max(v @ f.gram[np.ix_(keep, keep)] @ v, nm.scalar(0)))
+        fallback = not vnorm > 0 and target > 0
+        kd = np.asarray(f.kdiag[keep], dtype=float)
+        undefined = bool(fallback and not np.any(kd > 0))
+        if fallback and not undefined:
+            j = int(np.argmax(np.where(kd > 0, np.abs(np.asarray(f.alpha[keep], dtype=float)), -1.0)))
+            v = nm.full(len(keep), 0)
+            v[j] = 1 / nm.sqrt(f.kdiag[keep[j]])
+            vnorm = nm.scalar(1)
+        return (v * (target / vnorm) if vnorm > 0 else v * 0), bool(fallback), undefined
+
+    def halve(self) -> np.ndarray:
+        """Eqs. 6-8 up to f̄_t: replace f by f̄_t on S_{t,2}; return the kept slots (in their new order)."""
+        f = self.f
+        drop, keep = self.split()
+        theta = self.solve_theta(keep, drop)
+        self.log("proj_residual", self._residual(keep, drop, theta))
+        norm_t = f.norm
+        target = norm_t if self.c == "norm" else self.c * self.U
+        abar, fallback, undefined = self.rescale(keep, f.alpha[keep] + theta, target)
+        G = f.gram
+        cross = abar @ (G[keep, :] @ f.alpha)  # ⟨f̄_t, f_t⟩ from the stored Gram matrix
+        dist = nm.sqrt(max(f.norm_sq - 2 * cross + abar @ G[np.ix_(keep, keep)] @ abar, nm.scalar(0)))
+        f.restrict(keep, abar)
+        self._halvings += 1
+        self._zeta_sum += dist
+        for name, value in (("halving", True), ("fbar_fallback", fallback), ("fbar_undefined", undefined),
+                            ("norm_before", norm_t), ("cU", target), ("fbar_norm", f.norm), ("dist_f_fbar", dist)):
+            self.log(name, value)
+        return keep
+
+    def _round(self, t, x, y):
+        fx, row = self.f.evaluate(x)
+        _, _, update = self.classify(y * fx, self.eps)
+        kind = "none"
+        if update:
+            if len(self.f) < self.B:
+                self.f.add(x, self.lam * y, row=row, born=t, label=y, fx=fx)
+                kind = "update"
+            else:
+                keep = self.halve()
+                row = row[keep]
+                self.f.add(x, self.lam * y, row=row, born=t, label=y, fx=self.f.alpha @ row)
+                kind = "update+halving"
+            self.project_ball()
+        if self._halvings:
+            self.log("zeta", self._zeta_sum / (self.U * self._halvings))
+        return fx, kind

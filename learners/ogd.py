@@ -1,0 +1,223 @@
+"""Kernel online gradient descent and its budgeted versions (paper 002: Zhao, Wang, Wu, Jin, Hoi, ICML 2012).
+
+* ``ogd``: kernel OGD, eq. 2: f_{t+1} = (1 − ηλ) f_t − η y_t ℓ'(y_t f_t(x_t)) κ(x_t, ·) on the regularised loss
+  L_t(f) = λ/2 ‖f‖² + ℓ(y_t f(x_t)) of eq. 1 (hinge loss, L = 1).
+* ``bogd``: Algorithm 1 (eqs. 3-10) with uniform sampling p_i = 1/B (Theorem 3).
+* ``bogd++``: Algorithm 1 with the non-uniform sampling of eqs. 15-16, p_i = 1 − s α_i √κ(x_i, x_i),
+  s = (B − 1) / Σ_j α_j √κ(x_j, x_j) (Theorem 4).
+
+Readings (the paper is the authority; these are the choices where it is silent):
+
+* Hinge loss ℓ(z) = max{0, 1 − z} with the subgradient ℓ'(z) = −1 for z < 1 and ℓ'(z) = 0 for z ≥ 1 (at the kink
+  z = 1 the subgradient 0 is chosen, so Algorithm 1's test "ℓ' = 0" is "y_t f_t(x_t) ≥ 1").
+* The expansion stores the signed coefficient α_i y_i of each support vector (its label in ``KernelExpansion.label``),
+  so the weight of eq. 3 is α_i = coefficient × label ≥ 0.
+* π_Ω(ηγ) (eq. 4, eq. 7) is applied coordinate-wise as in eq. 10, α_i ← min(α_i, γη); it also caps the weight
+  η|ℓ'| = η of a newly inserted vector (so γ < 1 clips new points too; γ ≥ L = 1 never clips them).
+* Eq. 16 need not give a probability vector: p_i < 0 whenever α_i √κ_ii > Σ_j α_j √κ_jj / (B − 1). The learner
+  logs the raw minimum of eq. 16 (``p_min_raw``) and, on such rounds, samples from the eq. 16 vector clipped to
+  [0, 1] and renormalised (``p_clipped`` = True); eq. 9 keeps the estimator unbiased for any p with p_i < 1. This
+  is recorded as an erratum of the step (bounds/witnesses/BOGD-UNB-*.json).
+
+Trace columns: ``loss`` (ℓ(y_t f_t(x_t))), ``grad`` (bool: ℓ' ≠ 0); at removal rounds (the set V_T): ``removal``,
+``i_k`` (the chosen slot), ``p_chosen``, ``p_min``, ``p_max``, ``p_min_raw``, ``p_clipped``, ``alpha_before``
+(α_{i_k}) and ``alpha_after`` (its weight after eq. 10: 0), ``H`` (H(f_t), eq. before Thm 4), ``sampling_term``
+(Σ_i p_i α_i² / (1 − p_i)², Thm 2), ``clipped`` (how many weights eq. 10's min capped). The full vectors (p, α
+before and after eq. 10, κ_ii) of every removal are kept in ``learner.removal_log`` (reset by ``run``), which the
+BOGD-UNB and BOGD-H calculators read (the
+first ``removal_log_limit`` removals).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import numeric as nm
+from .base import KernelLearner
+from .registry import register
+
+
+def _check_rates(name: str, lam: float, eta: float, lam_positive: bool) -> None:
+    if not (np.isfinite(eta) and eta > 0):
+        raise ValueError(f"{name}: step size eta must be a positive finite number, got {eta!r}")
+    if not np.isfinite(lam) or lam < 0 or (lam_positive and lam == 0):
+        need = "> 0" if lam_positive else "≥ 0"
+        raise ValueError(f"{name}: regularisation lam must be {need} and finite, got {lam!r}")
+    if lam * eta > 1:
+        raise ValueError(f"{name}: lam * eta must be ≤ 1 (else 1 − ηλ < 0 flips f), got {lam * eta!r}")
+
+
+class _HingeOGD(KernelLearner):
+    """Shared mechanics of eq. 2: the hinge subgradient test and the shrink-then-insert step."""
+
+    zero_label = 1
+
+    def _margin(self, x, y):
+        fx, row = self.f.evaluate(x)
+        margin = y * fx
+        self.log("loss", max(nm.scalar(0), 1 - margin))
+        grad = bool(margin < 1)
+        self.log("grad", grad)
+        return fx, row, grad
+
+    def _shrink(self) -> None:
+        if self.lam:
+            self.f.scale(1 - self.eta * self.lam)
+
+    def _insert(self, t, x, y, fx, row, weight) -> None:
+        """f ← f + weight·y κ(x, ·), after the shrink (fx is f_t(x) before it)."""
+        self.f.add(x, y * weight, row=row, born=t, label=y, fx=fx * (1 - self.eta * self.lam))
+
+
+@register("ogd")
+class KernelOGD(_HingeOGD):
+    """Kernel OGD (002 eq. 2, Theorem 1): no budget; every round with ℓ' ≠ 0 inserts x_t with weight η."""
+
+    def __init__(self, kernel=None, lam: float = 0.01, eta: float = 0.1):
+        _check_rates("ogd", lam, eta, lam_positive=False)
+        self.lam, self.eta = lam, eta
+        super().__init__(kernel, lam=lam, eta=eta)
+
+    def _round(self, t, x, y):
+        fx, row, grad = self._margin(x, y)
+        self._shrink()
+        if grad:
+            self._insert(t, x, y, fx, row, self.eta)
+            return fx, "update"
+        return fx, "shrink" if self.lam else "none"
+
+
+class _BoundedOGD(_HingeOGD):
+    """Algorithm 1 of 002 for a sampling distribution given by ``_distribution`` (uniform or eq. 16)."""
+
+    randomized = True
+    removal_log_limit = 2000  # vectors of the first removals kept for the invariant checks (memory bound)
+
+    def __init__(self, kernel=None, B: int = 100, lam: float = 0.01, eta: float = 0.1, gamma: float = 1.0,
+                 seed: int = 0):
+        name = self.name
+        if int(B) != B or B < 2:
+            raise ValueError(f"{name}: budget B must be an integer ≥ 2 (eq. 9 divides by 1 − p_i), got {B!r}")
+        _check_rates(name, lam, eta, lam_positive=True)
+        if not (np.isfinite(gamma) and gamma > 0):
+            raise ValueError(f"{name}: maximum coefficient gamma must be positive and finite, got {gamma!r}")
+        self.B, self.lam, self.eta, self.gamma, self.seed = int(B), lam, eta, gamma, seed
+        super().__init__(kernel, B=int(B), lam=lam, eta=eta, gamma=gamma, seed=seed)
+
+    def reset(self):
+        super().reset()
+        self.rng = np.random.default_rng(self.seed)
+        self.removal_log: list[dict] = []
+
+    def weights(self) -> np.ndarray:
+        """α_i ≥ 0 of eq. 3 (coefficient × label)."""
+        return self.f.alpha * self.f.label
+
+    uniform = False  # True when p_t is uniform, so eq. 10 without capping is one scaling of f
+
+    def _distribution(self, alpha: np.ndarray, kdiag: np.ndarray) -> tuple[np.ndarray, float]:
+        """Return (p to sample from, minimum of the printed p)."""
+        raise NotImplementedError
+
+    def _sample(self, p: np.ndarray) -> int:
+        """One index drawn from p (inverse CDF with one uniform draw; p sums to 1 up to rounding)."""
+        c = np.cumsum(np.asarray(p, dtype=float))
+        return int(min(np.searchsorted(c, self.rng.random() * c[-1], side="right"), len(c) - 1))
+
+    def _round(self, t, x, y):
+        fx, row, grad = self._margin(x, y)
+        if not grad:
+            self._shrink()
+            return fx, "shrink"
+        cap = self.gamma * self.eta
+        if len(self.f) < self.B:
+            self._shrink()
+            self._insert(t, x, y, fx, row, min(self.eta, cap))
+            return fx, "update"
+        i = self._remove_one(cap)
+        # the new vector: weight η|ℓ'| = η, capped by π_Ω; the old ones were updated by eq. 10 in _remove_one.
+        # Its kernel row over the new support is the old row with the removed slot swapped out (no kernel call).
+        row = row.copy()
+        row[i] = row[-1]
+        self.f.add(x, y * min(self.eta, cap), row=row[:-1], born=t, label=y)
+        return fx, "update+remove"
+
+    def _remove_one(self, cap: float) -> int:
+        """Eqs. 5-10: sample i_k from p_t, set α_i ← min((1 − Z_i)(1 − λη)/(1 − p_i) α_i, γη), drop i_k.
+
+        When every factor (1 − λη)/(1 − p_i) is the same and nothing is capped (uniform sampling, γ large enough)
+        the update is one O(B) scaling; when only a few weights change (e.g. all sit at the cap γη) each is set in
+        O(B); otherwise the coefficients are replaced and ‖f‖ refreshed in O(B²)."""
+        alpha = self.weights()
+        kdiag = self.f.kdiag
+        p, p_raw_min = self._distribution(alpha, kdiag)
+        i = self._sample(p)
+        grow = (1 - self.lam * self.eta) / (1 - p)
+        raw = alpha * grow
+        if raw.dtype == object:  # high precision: elementwise min keeps mpf values
+            new = np.array([min(v, cap) for v in raw], dtype=object)
+        else:
+            new = np.minimum(raw, cap)
+        new[i] = 0
+        clipped = int(np.count_nonzero(raw > cap))
+        sqk = nm.sqrt(kdiag)
+        H = len(alpha) * np.sum(alpha * alpha * kdiag) - np.sum(alpha * sqk) ** 2
+        if len(self.removal_log) < self.removal_log_limit:
+            self.removal_log.append({
+                "t": self.t, "p": np.array(p, dtype=float), "alpha": np.array(alpha, dtype=float),
+                "alpha_new": np.array(new, dtype=float), "kdiag": np.array(kdiag, dtype=float), "i": i,
+                "lam_eta": float(self.lam * self.eta)})
+        self.log("removal", True)
+        self.log("i_k", i)
+        self.log("p_chosen", p[i])
+        self.log("p_min", np.min(p))
+        self.log("p_max", np.max(p))
+        self.log("p_min_raw", p_raw_min)
+        self.log("p_clipped", bool(p_raw_min < 0))
+        self.log("alpha_before", alpha[i])
+        self.log("alpha_after", new[i])
+        self.log("H", H)
+        self.log("sampling_term", np.sum(p * alpha * alpha / (1 - p) ** 2))
+        self.log("clipped", clipped)
+        if clipped == 0 and self.uniform:
+            self.f.scale(grow[0])
+        else:
+            changed = np.flatnonzero(new != alpha)
+            changed = changed[changed != i]
+            if 8 * len(changed) <= len(alpha):  # few weights move (e.g. all at the cap γη): O(B) each
+                for j in changed:
+                    self.f.set_coef(j, new[j] * self.f.label[j])
+            else:
+                new[i] = alpha[i]  # the slot is removed next; remove() accounts for its old weight
+                self.f.set_alpha(new * self.f.label)
+        self.f.remove(i)
+        return i
+
+
+@register("bogd")
+class BOGD(_BoundedOGD):
+    """BOGD with uniform sampling p_i = 1/B (002 Algorithm 1, Theorem 3). Parameters B, lam, eta, gamma, seed."""
+
+    uniform = True
+
+    def _distribution(self, alpha, kdiag):
+        p = nm.full(len(alpha), nm.scalar(1) / len(alpha))
+        return p, np.min(p)
+
+
+@register("bogd++")
+class BOGDPlusPlus(_BoundedOGD):
+    """BOGD++: non-uniform sampling of eqs. 15-16 (002 Theorem 4). Parameters B, lam, eta, gamma, seed.
+
+    Eq. 16 is used as printed; when it has a negative entry (possible: see the module docstring) the sampling uses
+    it clipped to [0, 1] and renormalised, which keeps every p_i < 1 and eq. 9 unbiased.
+    """
+
+    def _distribution(self, alpha, kdiag):
+        w = alpha * nm.sqrt(kdiag)
+        s = (len(alpha) - 1) / np.sum(w)
+        p = 1 - s * w
+        pmin = np.min(p)
+        if pmin < 0:
+            q = np.array([max(v, nm.scalar(0)) for v in p], dtype=p.dtype)
+            p = q / np.sum(q)
+        return p, pmin

@@ -1,0 +1,315 @@
+"""Online Maximum Margin (paper 004, Ho-Nguyen, Kılınç-Karzan, Nguyen, Shen, Algorithm 1), and the shared
+mechanics of linear classifiers (w, b) under a general l_p norm.
+
+Linear with a bias term is a first-class case here: the hypothesis is a pair (w, b) in ℝ^d × ℝ, the score is
+wᵀx + b, the margin of (x, y) is γ(x, y; w, b) = max{0, y(wᵀx + b)}/‖w‖_* (§2), and the norm ‖·‖ is l_p with
+p ∈ (1, ∞) (Assumption 1: strictly convex and differentiable away from 0), its dual l_q with 1/p + 1/q = 1, and
+ℓ(x) = ∇‖x‖_p = sign(x)|x|^{p−1}/‖x‖_p^{p−1} (so ‖ℓ(x)‖_q = 1 and ℓ(x)ᵀx = ‖x‖_p).
+
+Algorithm 1 as printed:
+
+* t = 1: predict +1 (sign(0) = +1, §2), receive y_1, V₊ = {x_1} or V₋ = {x_1}. While a class is empty: predict
+  y_1, and add x_t to its class when y_t ≠ ŷ_t. Then the iteration counter is *reset to 2*; the certificates are
+  the two points, γ_3 = ‖v₊ − v₋‖/2, w_3 = ℓ(v₊ − v₋), b_3 = −½ w_3ᵀ(v₊ + v₋).
+* t = 3, 4, ...: a_t = y_t(w_tᵀx_t + b_t); update iff a_t < ρ γ_t (strict, as printed). The naive version adds
+  x_t to V_{t,±} and solves eq. 3 on all stored points (cvxpy, bounds.maxmargin); the efficient version solves eq. 3
+  on {v₊, x_t} vs {v₋} (or {v₊} vs {v₋, x_t}), i.e. eq. 7 min_{β∈[0,1]} ‖u − βz‖ with u = v₊ − v₋ and
+  z = v₊ − x_t (y_t = +1) or z = x_t − v₋ (y_t = −1): the l_2 closed form β*(u, z) of §5.1, and a bounded
+  one-dimensional line search for other p ("for brevity, we omit these details": our reading is Brent's bounded
+  method to |Δβ| ≤ 1e-13 plus both end points, on the convex function β ↦ ‖u − βz‖_p).
+
+Readings. During the initialisation phase the learner's hypothesis is the constant classifier (w, b) = (0, 0) at
+t = 1 (score 0, prediction +1 by sign(0) = +1) and (0, y_1) afterwards (prediction y_1), so that the Trace's score
+and prediction columns say what the algorithm predicts. ``t_alg`` logs the algorithm's own counter (the global
+round during the initialisation, then 3, 4, ... after the reset). Because w_t = ℓ(·) has ‖w_t‖_* = 1, the logged
+margin γ(x_t, y_t; w_t, b_t) = max{0, a_t}.
+
+Trace columns (main phase rounds; NaN / −1 / False elsewhere): ``t_alg``, ``init`` (bool, initialisation round),
+``gamma`` (γ_t), ``a`` (a_t), ``gmargin`` (γ(x_t,y_t;w_t,b_t); the Trace's own ``margin`` is y·score),
+``ratio`` (gmargin/γ_t, so m(φ) = #{ratio ≤ φ}), ``m_phi`` (bool: counts towards m(φ) for the learner's
+``phi``, default ρ), ``upd`` (bool: a_t < ργ_t), ``gamma_next`` (γ_{t+1}); on update rounds ``l42_delta``/``l42_eta``
+(the arguments of κ∘ in Lemma 4.2 at the current certificates), ``l42_value`` (min_β‖u − βz‖/‖u‖ at that
+very (u, z), which is ≤ κ∘ of those arguments by definition eq. 5), ``beta`` (β* of the efficient step). The
+certificates are kept in ``final.history`` as (t, v₊, v₋, γ_t): those of γ_3 and after every update (t = the
+index of the γ_t they define).
+
+The strict update test is kept as printed even though, with sign(0) = +1, a label −1 exactly on the boundary
+(a_t = 0) is a mistake that ρ = 0 never corrects: see the erratum bounds/witnesses/OMM-T41-tie.json.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from . import numeric as nm
+from .base import OnlineLearner
+from .registry import register
+
+
+# --------------------------------------------------------------------------------------------- the l_p norm
+class LpNorm:
+    """The l_p norm on ℝ^d (p ∈ (1, ∞)), its dual l_q and the gradient map ℓ(x) = ∇‖x‖_p (paper 004 §2)."""
+
+    def __init__(self, p: float = 2.0):
+        p = float(p)
+        if not (1.0 < p < math.inf):
+            raise ValueError(f"p: the norm must be l_p with p in (1, inf) (Assumption 1), got p = {p}")
+        self.p = p
+        self.q = p / (p - 1.0)
+
+    @property
+    def euclidean(self) -> bool:
+        return self.p == 2.0
+
+    def norm(self, x: np.ndarray):
+        """‖x‖_p."""
+        if self.euclidean:
+            return nm.sqrt(x @ x)
+        return float(np.linalg.norm(np.asarray(x, float), self.p))
+
+    def dual(self, w: np.ndarray):
+        """‖w‖_* = ‖w‖_q."""
+        if self.euclidean:
+            return nm.sqrt(w @ w)
+        return float(np.linalg.norm(np.asarray(w, float), self.q))
+
+    def grad(self, x: np.ndarray) -> np.ndarray:
+        """ℓ(x) = ∇‖x‖_p for x ≠ 0."""
+        n = self.norm(x)
+        if n == 0:
+            raise ValueError("ℓ(x) = ∇‖x‖ is undefined at x = 0")
+        if self.euclidean:
+            return x / n
+        x = np.asarray(x, float)
+        return np.sign(x) * (np.abs(x) / n) ** (self.p - 1.0)
+
+    def segment_min(self, u: np.ndarray, z: np.ndarray) -> tuple[Any, Any]:
+        """(β*, min_{β∈[0,1]} ‖u − βz‖): eq. 7. l_2: the closed form of §5.1; other p: bounded line search."""
+        if self.euclidean:
+            uz, zz = u @ z, z @ z
+            if uz < 0 or zz == 0:
+                beta = nm.scalar(0)
+            elif uz > zz:
+                beta = nm.scalar(1)
+            else:
+                beta = uz / zz
+            r = u - beta * z
+            return beta, nm.sqrt(r @ r)
+        return _line_search(lambda b: float(np.linalg.norm(u - b * z, self.p)))
+
+    def spec(self) -> str:
+        return f"l{self.p:g}"
+
+
+def _line_search(f) -> tuple[float, float]:
+    """Minimise a convex f on [0, 1]: Brent's bounded method to 1e-13 in β, then the better of it and the ends."""
+    from scipy.optimize import minimize_scalar
+
+    res = minimize_scalar(f, bounds=(0.0, 1.0), method="bounded", options={"xatol": 1e-13})
+    cands = [(f(0.0), 0.0), (f(1.0), 1.0), (float(res.fun), float(res.x))]
+    val, beta = min(cands)
+    return beta, val
+
+
+# ------------------------------------------------------------------------------------- linear learners (w, b)
+@dataclass
+class LinearHypothesis:
+    """A linear classifier (w, b) with, for OMM, its certificates and their history (t_alg, v₊, v₋, γ)."""
+
+    w: np.ndarray
+    b: float
+    vplus: np.ndarray | None = None
+    vminus: np.ndarray | None = None
+    gamma: float | None = None
+    history: list = field(default_factory=list)
+
+    def scores(self, X: np.ndarray) -> np.ndarray:
+        return np.asarray(X, float) @ np.asarray(self.w, float) + float(self.b)
+
+
+class LinearLearner(OnlineLearner):
+    """Base of the linear learners with a bias term: hypothesis (w, b) ∈ ℝ^d × ℝ, score wᵀx + b, l_p geometry.
+
+    Subclasses keep ``self.w`` (None until the dimension is known) and ``self.b``. The kernel must be linear (the
+    papers' setting); it is accepted only so that the claim machinery can pass ``kernel="linear"``.
+    """
+
+    def __init__(self, kernel=None, **params: Any):
+        super().__init__("linear" if kernel is None else kernel, **params)
+        if self.kernel.spec() != "linear":
+            raise ValueError(f"{self.name}: kernel must be 'linear' (a linear classifier with bias), got "
+                             f"{self.kernel.spec()!r}")
+
+    def reset(self) -> None:
+        self.w = None
+        self.b = nm.scalar(0)
+
+    def score(self, x):
+        if self.w is None:
+            return self.b
+        return x @ self.w + self.b
+
+    def size(self) -> int:
+        return 0
+
+    def norm(self):
+        if self.w is None:
+            return nm.scalar(0)
+        return self.lp.dual(self.w) if hasattr(self, "lp") else nm.sqrt(self.w @ self.w)
+
+    def hypothesis(self) -> LinearHypothesis:
+        w = None if self.w is None else np.array(self.w, copy=True)
+        return LinearHypothesis(w, self.b)
+
+
+# ------------------------------------------------------------------------------------------------ Algorithm 1
+class OnlineMaxMargin(LinearLearner):
+    """Algorithm 1 of paper 004 (see the module docstring). ``rho`` ∈ [0, 1], ``p`` ∈ (1, ∞), ``phi`` < 1 only
+    chooses which rounds the ``m_phi`` column marks (default φ = ρ, or 0 when ρ = 1); ``keep_history`` (not a
+    parameter of the paper) keeps a copy of the certificates after every update in ``final.history``."""
+
+    naive: bool = False
+
+    def __init__(self, kernel=None, rho: float = 1.0, p: float = 2.0, phi: float | None = None,
+                 keep_history: bool = True):
+        self.keep_history = bool(keep_history)
+        rho = float(rho)
+        if not 0.0 <= rho <= 1.0:
+            raise ValueError(f"{self.name}: rho (aggressiveness) must be in [0, 1], got {rho}")
+        if phi is not None and not float(phi) < 1.0:
+            raise ValueError(f"{self.name}: phi must be < 1 (eq. 4), got {phi}")
+        self.rho, self.phi = rho, (float(phi) if phi is not None else (rho if rho < 1 else 0.0))
+        self.lp = LpNorm(p)
+        if not self.lp.euclidean or self.naive:
+            self.supports_high_precision = False
+        super().__init__(kernel, rho=rho, p=self.lp.p, **({} if phi is None else {"phi": float(phi)}))
+
+    # ------------------------------------------------------------------ state
+    def reset(self) -> None:
+        super().reset()
+        self.y1 = None
+        self.k_init = 0  # global round at which the initialisation phase ended
+        self.Vp, self.Vm = [], []  # the sets V_{t,±} (naive: all stored points; efficient: the certificates)
+        self.vp = self.vm = None
+        self.gamma = None
+        self.history = []
+
+    def hypothesis(self) -> LinearHypothesis:
+        h = super().hypothesis()
+        h.vplus, h.vminus, h.gamma = self.vp, self.vm, self.gamma
+        h.history = list(self.history)
+        return h
+
+    # ------------------------------------------------------------ the rounds
+    def _round(self, t, x, y):
+        if self.gamma is None:
+            return self._init_round(t, x, y)
+        return self._main_round(t, x, y)
+
+    def _init_round(self, t, x, y):
+        score = self.b  # (0, 0) at t = 1, then (0, y_1): the constant prediction of the initialisation
+        self.log("init", True)
+        self.log("t_alg", t)
+        if self.y1 is None:
+            self.y1 = y
+            (self.Vp if y == 1 else self.Vm).append(x)
+            self.b = nm.scalar(self.y1)
+            return score, "init"
+        if y != self.y1:  # ŷ_t = y_1 ≠ y_t: the first point of the other class
+            (self.Vp if y == 1 else self.Vm).append(x)
+            self.k_init = t
+            self._set_certificates(self.Vp[0], self.Vm[0], t_alg=3)  # the certificates of γ_3
+            return score, "init+certificates"
+        return score, "none"
+
+    def _set_certificates(self, vp, vm, t_alg: int) -> None:
+        """(w, b, γ) from the certificates by Lemma 3.1: w = ℓ(v₊ − v₋), b = −½wᵀ(v₊ + v₋), γ = ‖v₊ − v₋‖/2."""
+        u = vp - vm
+        if not self.lp.norm(u) > 0:
+            raise ValueError(f"{self.name}: v+ = v- at t = {t_alg}: the sequence is not linearly separable "
+                             f"(Assumption 2 fails)")
+        self.vp, self.vm = vp, vm
+        self.w = self.lp.grad(u)
+        self.wdual = self.lp.dual(self.w)  # = 1 up to rounding (‖ℓ(u)‖_* = 1)
+        self.b = -(self.w @ (vp + vm)) / 2
+        self.gamma = self.lp.norm(u) / 2
+        if self.keep_history:  # O(d) memory per update: switch off for long high-dimensional runs
+            self.history.append((t_alg, np.array(vp, float), np.array(vm, float), float(self.gamma)))
+
+    def _main_round(self, t, x, y):
+        t_alg = t - self.k_init + 2
+        score = x @ self.w + self.b
+        a = y * score
+        gamma = self.gamma
+        margin = max(a, nm.scalar(0)) / self.wdual
+        upd = a < self.rho * gamma
+        for name, value in (("t_alg", t_alg), ("gamma", gamma), ("a", a), ("gmargin", margin),
+                            ("ratio", margin / gamma), ("m_phi", bool(margin <= self.phi * gamma)),
+                            ("upd", bool(upd))):
+            self.log(name, value)
+        if upd:
+            u, z = self._lemma42_pair(x, y)
+            seg = self.lp.segment_min(u, z)  # (β*, min_β ‖u − βz‖): eq. 7, shared by the log and the update
+            self._log_lemma42(u, z, seg[1])
+            self._update(x, y, u, z, seg, t_alg + 1)
+        self.log("gamma_next", self.gamma)
+        return score, ("update" if upd else "none")
+
+    def _lemma42_pair(self, x, y):
+        """(u, z) of Lemma 4.2 at the current certificates: u = v̄ = v₊ − v₋, z = v₊ − x or x − v₋."""
+        u = self.vp - self.vm
+        z = self.vp - x if y == 1 else x - self.vm
+        return u, z
+
+    def _log_lemma42(self, u, z, value) -> None:
+        """Lemma 4.2's κ∘ arguments and min_β‖u − βz‖/‖u‖ (eq. 7 is homogeneous, so value/‖u‖)."""
+        nu = self.lp.norm(u)
+        self.log("l42_delta", self.lp.norm(z) / nu)
+        self.log("l42_eta", (self.w @ z) / nu)  # w_t = ℓ(u) (Lemma 3.1)
+        self.log("l42_value", value / nu)
+
+    def _update(self, x, y, u, z, seg, t_next: int) -> None:
+        """Solve eq. 3 after adding x_t to its class; (u, z) are Lemma 4.2's vectors at the current certificates
+        and ``seg`` = (β*, value) of eq. 7 for them (the efficient step itself)."""
+        raise NotImplementedError
+
+
+@register("omm-efficient")
+class EfficientOMM(OnlineMaxMargin):
+    """e-OMM: Algorithm 1, efficient implementation (three points per update, O(d) for l_2)."""
+
+    def _update(self, x, y, u, z, seg, t_next):
+        beta = seg[0]
+        self.log("beta", beta)
+        if y == 1:
+            self._set_certificates(self.vp - beta * z, self.vm, t_next)
+        else:
+            self._set_certificates(self.vp, self.vm + beta * z, t_next)
+
+
+@register("omm-conservative")
+class ConservativeOMM(EfficientOMM):
+    """ce-OMM (§6): the efficient implementation with ρ = 0 (updates only when a_t < 0)."""
+
+    def __init__(self, kernel=None, p: float = 2.0, phi: float | None = None, keep_history: bool = True):
+        super().__init__(kernel, rho=0.0, p=p, phi=phi, keep_history=keep_history)
+
+
+@register("omm-naive")
+class NaiveOMM(OnlineMaxMargin):
+    """n-OMM: Algorithm 1, naive implementation (keeps every updated point and solves eq. 3 with cvxpy)."""
+
+    naive = True
+
+    def _update(self, x, y, u, z, seg, t_next):
+        from bounds.maxmargin import max_margin
+
+        (self.Vp if y == 1 else self.Vm).append(np.asarray(x, float))
+        sol = max_margin(np.array(self.Vp), np.array(self.Vm), p=self.lp.p)
+        self._set_certificates(sol.vplus, sol.vminus, t_next)
+
+    def size(self) -> int:
+        return len(self.Vp) + len(self.Vm)

@@ -1,0 +1,242 @@
+"""POMD and POMDR (paper 003: Li & Liao, "Improved Kernel Alignment Regret Bound for Online Kernel Learning",
+AAAI 2023, Algorithm 1, eqs. 2-10).
+
+One round t (ψ_t = ‖f‖²/(2λ_t), so every mirror step is a gradient step, appendix "Solution of OMD"):
+
+1. λ_t (POMD phase and OMDR before its first halving): λ_t = U / √(3 + Σ_{τ<t} δ̃_τ),
+   δ̃_τ = max{‖∇̃_τ − ∇̄_τ‖² − ‖∇̄_τ‖², 0}, ∇̃_τ = ∇̂_τ if ALD_τ held, ∇_τ otherwise (0 on rounds without loss).
+   After the j-th halving, eq. 10: λ_t = U / √(ε + Σ_{τ=t_j+1}^{t−1} δ_τ) with δ_τ of eq. 10 (true gradient).
+2. f_t = f'_{t−1} − λ_t ∇̄_t (eq. 2, no projection), with the window estimator ∇̄_t = −(1/M_t) Σ_{r=1}^{M_t}
+   y_{t−r} κ(x_{t−r}, ·), M_t = min(t − 1, M), ∇̄_1 = 0. Predict sign f_t(x_t).
+3. If ℓ(f_t(x_t), y_t) > 0 (∇_t = −y_t κ(x_t, ·)):
+   * POMD phase (t̄ ≥ T, line 8): α_t = κ(x_t, x_t) − kᵀK_S⁻¹k (eq. 4; α_t = D when S = ∅), from the incremental
+     Cholesky factor of K_S (``KernelExpansion.factor``: one forward substitution, O(|S|²)). ALD_t (eq. 5):
+     √α_t ≤ √D T^{−ζ}. If it holds, f'_t = Π_U(f'_{t−1} + λ_t y_t Φ_S β*) (eq. 6, β* = K_S⁻¹k); otherwise
+     f'_t = Π_U(f'_{t−1} + λ_t y_t κ(x_t, ·)) (eq. 7), x_t joins S (the factor grows by one row) and
+     t̄ = t + 1 when |S_{t+1}| = B₀ (line 17).
+   * OMDR phase: f'_t = Π_U(f'_{t−1} + λ_t y_t κ(x_t, ·)) (eq. 8), x_t joins S; when |S_{t+1}| = B, halving (eq. 9):
+     the B/2 newest support points are dropped and each one's coefficient is added to the kept point of largest
+     κ(x_kept, x_dropped); then f' is rescaled to norm exactly U ("we redefine f' = f'·U/‖f'‖").
+   Π_U(g) = min{1, U/‖g‖} g.
+
+Readings:
+
+* T (the horizon) enters ALD_t and the phase test t̄ ≥ T. The parameter ``T`` may be given; if not, ``run`` uses the
+  length of the sequence (``learn`` outside ``run`` then needs ``T``).
+* Eq. 10's ε = max_{t ∈ [t_j+1, t_{j+1}]} δ_t looks into the future and is 0 on the first round after a halving
+  (λ = U/0). We use its a-priori upper bound ε = 3D (δ_t ≤ ‖∇_t‖² + 2‖∇_t‖‖∇̄_t‖ ≤ 3D), the same constant 3 the
+  POMD learning rate uses for D = 1; Lemma 3 stays valid for any ε ≥ max δ.
+* The halving drops {τ_j}_{j=B/2+1}^{B} with τ_1 < ... < τ_B, i.e. the newest half (as printed).
+* Line 12 ("compute ∇̄_t") has no effect on the update and is omitted; D defaults to 1 (κ(x, x) ≤ 1).
+* ``pomd`` is "always execute POMD" (Remark 1): no B₀, no OMDR. ``pomdr`` takes B₀ (default ⌈15 ln T⌉ as in the
+  experiments, lowered to B/2 when that is not below B, since Algorithm 1 needs B > B₀) and an even B.
+
+Trace columns: ``lam`` (λ_t), ``loss``, ``alpha_t`` (eq. 4, ALD rounds only), ``ald`` (bool: ALD_t held),
+``delta`` (δ_t of eq. 10, true gradient), ``delta_tilde`` (the term of the POMD learning rate), ``tbar`` (t̄, inf
+until set), ``phase`` (0 POMD, 1 OMDR), ``halving`` (bool), ``rescale`` (norm before the rescaling to U).
+After a halving or removal the Cholesky factor is rebuilt once from the stored Gram matrix (only POMD uses it).
+"""
+from __future__ import annotations
+
+import math
+from collections import deque
+
+import numpy as np
+
+from . import numeric as nm
+from .base import KernelLearner
+from .registry import register
+
+
+class _OptimisticMD(KernelLearner):
+    """Shared mechanics of POMD and POMDR; subclasses choose the phase switch."""
+
+    supports_high_precision = False  # the ALD test and β* use LAPACK triangular solves
+    zero_label = 1
+    omdr = False
+
+    def __init__(self, kernel=None, U: float = 1.0, zeta: float = 1.0, M: int = 15, D: float = 1.0,
+                 T: int | None = None, **extra):
+        name = self.name
+        if not (np.isfinite(U) and U > 0):
+            raise ValueError(f"{name}: radius U must be positive and finite, got {U!r}")
+        if not (0 < zeta <= 1):
+            raise ValueError(f"{name}: zeta must be in (0, 1] (eq. 5), got {zeta!r}")
+        if int(M) != M or M < 1:
+            raise ValueError(f"{name}: window M must be an integer ≥ 1, got {M!r}")
+        if not (np.isfinite(D) and D > 0):
+            raise ValueError(f"{name}: D (sup κ(x, x)) must be positive and finite, got {D!r}")
+        if T is not None and (int(T) != T or T < 1):
+            raise ValueError(f"{name}: horizon T must be an integer ≥ 1, got {T!r}")
+        self.U, self.zeta, self.M, self.D, self.T = float(U), float(zeta), int(M), float(D), T
+        super().__init__(kernel, U=U, zeta=zeta, M=M, D=D, T=T, **extra)
+
+    # ------------------------------------------------------------------ state
+    def reset(self):
+        super().reset()
+        self.win_X: deque = deque(maxlen=self.M)
+        self.win_y: deque = deque(maxlen=self.M)
+        self.sum_pomd = 0.0  # Σ δ̃_τ for the POMD learning rate
+        self.sum_omdr = 0.0  # Σ δ_τ since the last halving (eq. 10)
+        self.halvings = 0
+        self.tbar = math.inf
+        self._horizon = self.T
+
+    def run(self, X, y, progress: bool = False):
+        self._run_T = len(y) if self.T is None else self.T
+        try:
+            return super().run(X, y, progress)
+        finally:
+            self._run_T = None
+
+    @property
+    def horizon(self) -> int:
+        T = self.T if self.T is not None else getattr(self, "_run_T", None)
+        if T is None:
+            raise ValueError(f"{self.name}: the horizon T is unknown; pass T=... or use run(X, y)")
+        return int(T)
+
+    def learning_rate(self) -> float:
+        if self.halvings == 0:
+            return self.U / math.sqrt(3.0 + self.sum_pomd)
+        return self.U / math.sqrt(3.0 * self.D + self.sum_omdr)
+
+    def in_pomd_phase(self) -> bool:
+        return self.tbar >= self.horizon
+
+    # ------------------------------------------------------------------ round
+    def _round(self, t, x, y):
+        T = self.horizon
+        lam = self.learning_rate()
+        self.log("lam", lam)
+        self.log("tbar", self.tbar)
+        fprev, row = self.f.evaluate(x)
+        if self.win_X:
+            wrow = self.kernel.row(x, np.asarray(self.win_X))
+            wy = np.asarray(self.win_y, dtype=float)
+            avg = float(wy @ wrow) / len(wy)  # −⟨∇̄_t, κ(x_t, ·)⟩·y-free part: (1/M_t) Σ y_{t−r} κ(x_{t−r}, x_t)
+        else:
+            wrow, wy, avg = None, None, 0.0
+        fx = fprev + lam * avg  # f_t(x_t) = f'_{t−1}(x_t) − λ_t ∇̄_t(x_t)
+        loss = max(0.0, 1.0 - y * fx)
+        self.log("loss", loss)
+        kxx = float(self.kernel.diag(x[None, :])[0])
+        kind = "none"
+        if loss > 0:
+            # δ_t = max{‖∇_t − ∇̄_t‖² − ‖∇̄_t‖², 0} = max{κ(x_t, x_t) − 2 y_t avg, 0}
+            delta = max(kxx - 2.0 * y * avg, 0.0)
+            self.log("delta", delta)
+            pomd = self.in_pomd_phase() if self.omdr else True
+            self.log("phase", 0 if pomd else 1)
+            if pomd:
+                kind = self._pomd_step(t, x, y, lam, row, kxx, fprev, delta, T)
+            else:
+                kind = self._omdr_step(t, x, y, lam, row, kxx, fprev, delta)
+        else:
+            self.log("delta", 0.0)
+        self.win_X.append(np.array(x, dtype=float))
+        self.win_y.append(float(y))
+        return fx, kind
+
+    def _pomd_step(self, t, x, y, lam, row, kxx, fprev, delta, T) -> str:
+        if len(self.f) == 0:
+            alpha_t, l = self.D, None
+        else:
+            l, alpha_t = self.f.factor.schur(row, kxx)
+        self.log("alpha_t", alpha_t)
+        held = bool(math.sqrt(max(alpha_t, 0.0)) <= math.sqrt(self.D) * T ** (-self.zeta))
+        self.log("ald", held)
+        if held and l is None:  # S = ∅ and T = 1: β* = 0 (footnote 2), ∇̂_t = 0
+            self.log("delta_tilde", 0.0)
+            return "pomd-ald"
+        if held:
+            beta = self.f.factor.solve(row)
+            # δ̃_t with ∇̂_t = −y Φ_S β*: ‖∇̂‖² − 2⟨∇̂, ∇̄⟩, ‖∇̂‖² = kᵀK⁻¹k = ‖l‖²
+            self.sum_pomd += self._delta_hat(y, beta, float(l @ l))
+            self.f.set_alpha(self.f.alpha + lam * y * beta)
+            self._project()
+            return "pomd-ald"
+        self.sum_pomd += delta
+        self.log("delta_tilde", delta)
+        self.f.add(x, lam * y, row=row, kxx=kxx, born=t, label=y, fx=fprev)
+        self._project()
+        if self.omdr and len(self.f) == self.B0:
+            self.tbar = t + 1
+        return "pomd-add"
+
+    def _delta_hat(self, y, beta, nhat_sq) -> float:
+        if not self.win_X:
+            self.log("delta_tilde", max(nhat_sq, 0.0))
+            return max(nhat_sq, 0.0)
+        W = self.kernel.matrix(np.asarray(self.win_X), self.f.X)  # M × |S|, one vectorised call
+        wy = np.asarray(self.win_y, dtype=float)
+        inner = y * float(wy @ (W @ beta)) / len(wy)  # ⟨∇̂, ∇̄⟩ = y (1/M) Σ y_{t−r} (Φ_S β*)(x_{t−r})
+        self.log("delta_tilde", max(nhat_sq - 2.0 * inner, 0.0))
+        return max(nhat_sq - 2.0 * inner, 0.0)
+
+    def _omdr_step(self, t, x, y, lam, row, kxx, fprev, delta) -> str:
+        if self.halvings:
+            self.sum_omdr += delta
+        else:
+            self.sum_pomd += delta
+        self.f.add(x, lam * y, row=row, kxx=kxx, born=t, label=y, fx=fprev)
+        self._project()
+        if len(self.f) == self.B:
+            self._halve()
+            return "omdr-halve"
+        return "omdr-add"
+
+    def _project(self) -> None:
+        n = self.f.norm
+        if n > self.U:
+            self.f.scale(self.U / n)
+
+    def _halve(self) -> None:
+        """Eq. 9 and the rescaling to norm U, then the eq. 10 learning-rate restart."""
+        order = np.argsort(self.f.born, kind="stable")
+        keep, drop = order[: self.B // 2], order[self.B // 2:]
+        G = self.f.gram
+        target = keep[np.argmax(G[np.ix_(drop, keep)], axis=1)]
+        coef = np.array(self.f.alpha, dtype=float)
+        np.add.at(coef, target, coef[drop])
+        self.f.restrict(keep, alpha=coef[keep])
+        n = self.f.norm
+        self.log("halving", True)
+        self.log("rescale", n)
+        if n > 0:
+            self.f.scale(self.U / n)
+        self.halvings += 1
+        self.sum_omdr = 0.0
+
+
+@register("pomd")
+class POMD(_OptimisticMD):
+    """POMD only (003 Remark 1: "if we always execute POMD"). Parameters U, zeta, M, D, T."""
+
+    def __init__(self, kernel=None, U: float = 1.0, zeta: float = 1.0, M: int = 15, D: float = 1.0,
+                 T: int | None = None):
+        super().__init__(kernel, U=U, zeta=zeta, M=M, D=D, T=T)
+
+
+@register("pomdr")
+class POMDR(_OptimisticMD):
+    """POMDR (003 Algorithm 1): POMD until |S| = B₀, then OMDR with halving at B. Parameters U, zeta, B, B0, M,
+    D, T."""
+
+    omdr = True
+
+    def __init__(self, kernel=None, U: float = 1.0, zeta: float = 1.0, B: int = 400, B0: int | None = None,
+                 M: int = 15, D: float = 1.0, T: int | None = None):
+        if int(B) != B or B < 4 or B % 2:
+            raise ValueError(f"pomdr: budget B must be an even integer ≥ 4 (halving keeps B/2), got {B!r}")
+        if B0 is not None and (int(B0) != B0 or not 1 <= B0 < B):
+            raise ValueError(f"pomdr: B0 must be an integer with 1 ≤ B0 < B = {B}, got {B0!r}")
+        self.B, self._B0 = int(B), B0
+        super().__init__(kernel, U=U, zeta=zeta, M=M, D=D, T=T, B=int(B), B0=B0)
+
+    @property
+    def B0(self) -> int:
+        if self._B0 is not None:
+            return int(self._B0)
+        b0 = math.ceil(15 * math.log(max(self.horizon, 2)))
+        return b0 if b0 < self.B else self.B // 2

@@ -1,0 +1,179 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # The Forgetron: tightness of Theorems 2 and 3, Table 8.1's synthetic rows, errata
+#
+# Paper 001 (Dekel, Shalev-Shwartz, Singer, *The Forgetron*). Three parts:
+#
+# 1. **FGT-T2 / FGT-T3**: observed mistakes M of the basic (Fig. 2) and self-tuned (Fig. 3) Forgetron against the
+#    bound M ≤ 2‖g‖² + 4Σℓ*_t, minimised over ‖g‖ ≤ U = ¼√((B+1)/ln(B+1)) by the comparator oracle, as the budget B
+#    and the horizon T grow, on the §8 synthetic set with 10% label noise (Gaussian kernel σ = 1).
+# 2. **FGT-TAB**: Table 8.1's "synth. (5%)" and "synth. (10%)" rows reproduced beside the paper's numbers.
+# 3. The errata registered in bounds/witnesses/.
+#
+# Everything goes through the library (adversaries.make_sequence, bounds.check, bounds.errata).
+
+# %%
+import os
+import time
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+import adversaries  # noqa: E402
+import bounds  # noqa: E402
+from bounds import errata  # noqa: E402
+
+QUICK = os.environ.get("BOUNDLAB_QUICK", "0") == "1"
+OUT = Path(os.environ.get("BOUNDLAB_REPORT_DIR", "."))
+OUT.mkdir(parents=True, exist_ok=True)
+KERNEL = "gaussian:sigma=1"
+md = ["# The Forgetron (paper 001)", ""]
+t_start = time.monotonic()
+
+# %% [markdown]
+# ## 1. Theorems 2 and 3: observed mistakes against the bound
+# One synthetic sequence (noise 10%, seed 0); its prefixes of length T are checked for each B. The right side is
+# the oracle's explicit comparator value; the certified lower bound from the dual is reported beside it.
+
+# %%
+Ts = [150, 300] if QUICK else [200, 400, 800]
+Bs = [83] if QUICK else [83, 150]
+CLAIMS = {"FGT-T2": "basic Forgetron", "FGT-T3": "self-tuned Forgetron"}
+X, y = adversaries.make_sequence(f"synthetic-noise:noise=0.1,T={max(Ts)}", seed=0)
+rows = []
+for cid in CLAIMS:
+    for B in Bs:
+        for T in Ts:
+            r = bounds.check(cid, X[:T], y[:T], kernel=KERNEL, params={"B": B})
+            rows.append({"claim": cid, "B": B, "T": T, "M": r.lhs, "bound": r.rhs, "certified": r.rhs_lower,
+                         "U": r.terms["U"], "verdict": r.verdict})
+for row in rows:
+    print(row)
+
+# %%
+fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
+for ax, cid in zip(axes, CLAIMS):
+    for B in Bs:
+        sel = [r for r in rows if r["claim"] == cid and r["B"] == B]
+        Tv = [r["T"] for r in sel]
+        ax.plot(Tv, [r["M"] for r in sel], "o-", label=f"M observed, B={B}")
+        ax.plot(Tv, [r["bound"] for r in sel], "s--", label=f"bound 2‖g‖²+4Σℓ*, B={B}")
+    ax.set_title(f"{cid} ({CLAIMS[cid]})")
+    ax.set_xlabel("T (rounds)")
+    ax.set_yscale("log")
+    ax.legend(fontsize=7)
+axes[0].set_ylabel("mistakes")
+fig.tight_layout()
+fig.savefig(OUT / "forgetron_bounds.png", dpi=110)
+plt.close(fig)
+
+md += ["## FGT-T2 and FGT-T3: mistakes against the bound", "",
+       "Sequence: §8 synthetic set, 10% label noise, seed 0, prefixes of length T; Gaussian kernel σ = 1 "
+       "(κ(x,x) = 1). Bound: min over ‖g‖ ≤ U of 2‖g‖² + 4Σℓ*_t (exact, cvxpy), U = ¼√((B+1)/ln(B+1)). "
+       "Ratio = M / bound (1 would be tight).", "",
+       "| claim | B | T | U | M | bound | certified lower | M / bound | verdict |",
+       "|---|---|---|---|---|---|---|---|---|"]
+for r in rows:
+    md.append(f"| {r['claim']} | {r['B']} | {r['T']} | {r['U']:.3f} | {r['M']:.0f} | {r['bound']:.1f} | "
+              f"{r['certified']:.1f} | {r['M'] / r['bound']:.3f} | {r['verdict']} |")
+md += ["", "![](forgetron_bounds.png)", ""]
+
+# %% [markdown]
+# ## 2. Table 8.1, synthetic rows
+# FGT-TAB per column of the table (each check also runs the Perceptron, whose active-set size p sets B = p/4, p/2,
+# p). Full run: `reps` independent sets of the paper's size 10,000; quick run: one set of 1,000 (a smoke test only,
+# not comparable with the paper). The interval is the 99% Wilson interval over all rounds of a row.
+
+# %%
+REPS, TT = (1, 1000) if QUICK else (2, 10_000)
+columns = ["forgetron-basic", "forgetron-self-tuned", "forgetron-greedy", "cks"]
+tab = {}
+verdicts = {}
+for col in columns:
+    try:
+        r = bounds.check("FGT-TAB", learner=col, params={"reps": REPS, "T": TT, "seed": 0})
+    except ValueError as exc:  # a column whose learner is not implemented
+        print(col, "skipped:", exc)
+        continue
+    verdicts[col] = r.verdict
+    tab.update(r.terms["rows"])
+lit = bounds.check("FGT-TAB", learner="perceptron", params={"reps": REPS, "T": TT, "seed": 0, "reading": "variance"})
+for k, v in tab.items():
+    print(k, round(v["observed %"], 2), v["paper %"])
+
+# %%
+labels = list(tab)
+fig, ax = plt.subplots(figsize=(10, 4.5))
+xs = np.arange(len(labels))
+obs = np.array([tab[k]["observed %"] for k in labels])
+lo = np.array([tab[k]["interval %"][0] for k in labels])
+hi = np.array([tab[k]["interval %"][1] for k in labels])
+ax.errorbar(xs, obs, yerr=[obs - lo, hi - obs], fmt="o", label="ours (99% interval)")
+ax.plot(xs, [tab[k]["paper %"] for k in labels], "x", color="red", label="Table 8.1")
+ax.set_xticks(xs)
+ax.set_xticklabels([k.replace("synth ", "") for k in labels], rotation=75, fontsize=6)
+ax.set_ylabel("online error (%)")
+ax.legend()
+fig.tight_layout()
+fig.savefig(OUT / "forgetron_table81.png", dpi=110)
+plt.close(fig)
+
+md += ["## Table 8.1, synthetic rows (FGT-TAB)", "",
+       f"{REPS} set(s) of {TT} examples per noise rate (paper: 100 sets of 10,000), Gaussian kernel σ = 1, "
+       "covariance reading `std` (diag (0.2, 2) read as standard deviations; see adversaries/synthetic.py). "
+       "A row agrees when the paper's number is inside our 99% Wilson interval."
+       + (" **Quick run: sizes are not the paper's, the comparison is a smoke test only.**" if QUICK else ""), "",
+       "| row | ours % | 99% interval | paper % | inside |", "|---|---|---|---|---|"]
+for k in labels:
+    v = tab[k]
+    inside = v["interval %"][0] <= v["paper %"] <= v["interval %"][1]
+    md.append(f"| {k} | {v['observed %']:.2f} | [{v['interval %'][0]:.2f}, {v['interval %'][1]:.2f}] | "
+              f"{v['paper %']:.2f} | {'yes' if inside else '**no**'} |")
+md += ["", "Verdict per column: " + ", ".join(f"{c}: {v}" for c, v in verdicts.items()) + ".", "",
+       "Caveats. The binomial interval treats the rounds as independent trials; measured over 8 sets, the per-set "
+       "error varies a little more (standard deviation 0.34-0.44 points against the binomial 0.30), so rows just "
+       "outside their interval are weak evidence. The greedy-removal rows at B = p/4 and p/2 are not: over 10 sets "
+       "our greedy Forgetron errs 1-2.5 points *less* than the published column (also outside the between-set "
+       "Student-t interval, tests/test_adversaries.py), a finding reported for review of the learner's reading of "
+       "§7 and of the paper's implementation; the Perceptron, basic and self-tuned columns reproduce.", ""]
+md += ["Literal reading of §8 (diag (0.2, 2) as *variances*), Perceptron only: "
+       + ", ".join(f"{k}: {v['observed %']:.2f}% (paper {v['paper %']:.2f}%)"
+                   for k, v in lit.terms["rows"].items())
+       + f"; verdict {lit.verdict}. The `std` reading is the one that reproduces the published Perceptron errors.",
+       "", "![](forgetron_table81.png)", ""]
+
+# %% [markdown]
+# ## 3. Errata
+
+# %%
+md += ["## Errata (bounds/witnesses/)", ""]
+files = errata.errata_files()
+if not files:
+    md.append("No erratum is registered.")
+else:
+    md += ["| claim | learner | printed | cause | corrected | witness |", "|---|---|---|---|---|---|"]
+    for cid, paths in files.items():
+        for p in paths:
+            w = errata.Witness.load(p)
+            e = w.erratum
+            cell = [str(e.get(k) or "—").replace("|", "\\|").replace("\n", " ") for k in ("printed", "cause",
+                                                                                         "corrected")]
+            md.append(f"| {cid} | {w.learner or '—'} | {cell[0]} | {cell[1]} | {cell[2]} | `{p.name}` |")
+md += ["", f"_Notebook run time: {time.monotonic() - t_start:.0f} s{' (quick)' if QUICK else ''}._", ""]
+(OUT / "forgetron.md").write_text("\n".join(md))
+print("\n".join(md[-8:]))

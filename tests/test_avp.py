@@ -1,0 +1,216 @@
+"""AVP (paper 000, Algorithm 1) and its claims: AVP-T3, AVP-GAP, AVP-C1, AVP-C2, ACG-L2."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import learners
+from adversaries import make_sequence
+from adversaries.strategies import sequences
+from bounds.avp import cor2_rhs, tilt_vector
+from bounds.base import PreconditionError
+from bounds.registry import check
+
+GAUSS = "gaussian:sigma=1"
+FEW = settings(max_examples=6, deadline=None)
+
+
+# ------------------------------------------------------------------------------------------------ the learner
+@pytest.mark.parametrize("kw, name", [
+    (dict(U=0.0), "U"), (dict(U=-1.0), "U"), (dict(lam="cor1"), "lam"), (dict(lam=0.0), "lam"),
+    (dict(lam="cor2"), "U"), (dict(eps=1.5), "eps"), (dict(eps=[0.5, -0.1]), "eps"), (dict(lam=[1.0, -2.0]), "lam"),
+])
+def test_bad_parameters_are_named(kw, name):
+    with pytest.raises(ValueError, match=name):
+        learners.make("avp", **kw)
+
+
+def test_short_schedule_is_reported():
+    X, y = make_sequence("noisy:T=5,d=2")
+    with pytest.raises(ValueError, match="lam schedule has 3 entries"):
+        learners.make("avp", lam=[1.0, 1.0, 1.0]).run(X, y)
+
+
+def replay_by_hand(X, y, U, lam, eps):
+    """Algorithm 1 written out with explicit coefficient vectors over the rounds (linear kernel)."""
+    T = len(y)
+    K = X @ X.T
+    a = np.zeros(T)
+    out = []
+    for t in range(T):
+        fx = a @ K[:, t]
+        m = y[t] * fx
+        out.append((m <= 0, 0 < m < 1 - eps))
+        if m < 1 - eps:
+            a[t] += lam * y[t]
+            n = math.sqrt(a @ K @ a)
+            if n > U:
+                a *= U / n
+    return a, out
+
+
+@given(sequences(kernel="linear", min_T=1, max_T=25, max_d=3))
+@settings(max_examples=25, deadline=None)
+def test_avp_follows_algorithm_1(seq):
+    X, y = seq
+    tr = learners.make("avp", kernel="linear", U=0.8, lam=0.7, eps=0.6).run(X, y)
+    a, sets = replay_by_hand(X, y.astype(float), 0.8, 0.7, 0.6)
+    assert [bool(v) for v in tr["M_prime"]] == [s[0] for s in sets]
+    assert [bool(v) for v in tr["N"]] == [s[1] for s in sets]
+    f = tr.final
+    K = X @ X.T
+    assert np.allclose(f.values(X), K @ a, atol=1e-9)
+    assert np.all(tr.norm <= 0.8 * (1 + 1e-12))
+
+
+def test_corollary2_rate_counts_the_current_round():
+    X, y = make_sequence("noisy:T=60,d=3,noise=0.3")
+    U = 1.5
+    tr = learners.make("avp", kernel=GAUSS, U=U, lam="cor2", eps=0.6).run(X, y)
+    count = np.cumsum(tr["M_prime"])  # Σ_{τ≤t}, round t included
+    assert np.allclose(tr["lam"], U / np.sqrt(U * U + count), rtol=1e-14)
+    assert tr["M_prime"][0]  # f_1 = 0: round 1 is in M'_T, so λ_1 = U/√(U² + 1)
+    assert math.isclose(tr["lam"][0], U / math.sqrt(U * U + 1), rel_tol=1e-14)
+
+
+def test_theorem3_right_side_matches_a_direct_computation():
+    """AVP-T3's right side at an explicit f equals L_T(f) + Σ δ_t/(2λ_t) + Σ_{M'} λ_t/2 + Σ_N (λ_t/2 − ε_t) with δ_t
+    computed from snapshots f_t, f_{t+1} of the run (so a wrong constant or sign in the calculator shows)."""
+    X, y = make_sequence("noisy:T=40,d=3,noise=0.2", seed=3)
+    params = dict(U=1.2, lam=0.8, eps=0.6)
+    lrn = learners.make("avp", kernel=GAUSS, **params)
+    tr = lrn.run(X, y)
+    comp = learners.KernelExpansion.from_points(lrn.kernel, X[:7], np.linspace(-0.3, 0.4, 7))
+    lrn.reset()
+    total = 0.0
+    for t in range(len(y)):
+        before = lrn.hypothesis()
+        lrn.learn(X[t], int(y[t]))
+        m = y[t] * tr.score[t]
+        if m < 1 - 0.6:
+            total += (before.dist_sq(comp) - lrn.f.dist_sq(comp)) / (2 * 0.8)
+            total += 0.8 / 2 if m <= 0 else 0.8 / 2 - 0.6
+    L = float(np.maximum(0, 1 - y * comp.values(X)).sum())
+    r = check("AVP-T3", X, y, kernel=GAUSS, params=params, comparator=comp)
+    assert math.isclose(r.rhs, L + total, rel_tol=1e-9, abs_tol=1e-9)
+    assert r.lhs == int(np.sum(y * tr.score <= 0))
+    g, A = tilt_vector(tr)
+    assert math.isclose(A - float(g @ comp.values(X)) + L, r.rhs - r.terms["sum_M' lam/2 + sum_N (lam/2 - eps)"],
+                        rel_tol=1e-9, abs_tol=1e-9)
+
+
+def test_corollary_right_sides_match_direct_formulas():
+    X, y = make_sequence("noisy:T=40,d=3,noise=0.2", seed=4)
+    kern = learners.parse_kernel(GAUSS)
+    comp = learners.KernelExpansion.from_points(kern, X[:5], np.array([0.2, -0.1, 0.3, 0.05, -0.2]))
+    L = float(np.maximum(0, 1 - y * comp.values(X)).sum())
+    tr = learners.make("avp", kernel=GAUSS, eps=0.7).run(X, y)
+    r = check("AVP-C1", X, y, kernel=GAUSS, params=dict(eps=0.7), comparator=comp)
+    n = int(np.sum((y * tr.score > 0) & (y * tr.score < 0.3)))
+    assert math.isclose(r.rhs, 2 * L + comp.norm_sq + (1 - 1.4) * n, rel_tol=1e-12)
+    assert r.lhs == int(np.sum(tr.yhat != y))
+    U = 1.0
+    tr = learners.make("avp", kernel=GAUSS, U=U, lam="cor2", eps=0.65).run(X, y)
+    m = y * tr.score
+    lam = U / np.sqrt(U**2 + np.cumsum(m <= 0))
+    nn = (m > 0) & (m < 0.35)
+    c = max(L + 2 * U**2 + float(np.sum(lam[nn] / 2 - 0.65)), 0.0)
+    r = check("AVP-C2", X, y, kernel=GAUSS, params=dict(U=U, lam="cor2", eps=0.65), comparator=comp)
+    assert math.isclose(r.rhs, c + 9 * U**2 + 3 * U * math.sqrt(c), rel_tol=1e-12)
+
+
+# ------------------------------------------------------------------------------------------------ the claims
+@pytest.mark.claim("AVP-T3")
+@pytest.mark.parametrize("params", [dict(U=1.0, lam=0.5, eps=0.6), dict(U=math.inf, lam=1.0, eps=0.75),
+                                    dict(U=2.0, lam="cor2", eps=0.55), dict(U=0.5, lam=1.9, eps=0.96)])
+def test_theorem3_holds(params):
+    X, y = make_sequence("noisy:T=60,d=3,noise=0.2", seed=1)
+    r = check("AVP-T3", X, y, kernel=GAUSS, params=params)
+    assert r.holds is True, str(r)
+
+
+@pytest.mark.claim("AVP-T3")
+def test_theorem3_oracle_is_below_every_explicit_comparator():
+    """The certified minimum over H_U of the right side is ≤ the right side at f = 0 and at random f ∈ H_U."""
+    X, y = make_sequence("ahp-many-halvings:T=50,d=3", seed=2)
+    params = dict(U=1.0, lam=1.0, eps=0.6)
+    r = check("AVP-T3", X, y, kernel=GAUSS, params=params)
+    assert r.holds is True
+    rng = np.random.default_rng(0)
+    kern = learners.parse_kernel(GAUSS)
+    for k in range(4):
+        f = learners.KernelExpansion.from_points(kern, X[:10], rng.normal(size=10))
+        f.scale(rng.uniform(0, 1) / f.norm)
+        rf = check("AVP-T3", X, y, kernel=GAUSS, params=params, comparator=f if k else "zero")
+        assert rf.rhs >= r.rhs_lower - 1e-7, (rf.rhs, r.rhs_lower)
+
+
+@pytest.mark.claim("AVP-T3")
+def test_theorem3_preconditions():
+    X, y = make_sequence("noisy:T=20,d=2")
+    with pytest.raises(PreconditionError, match="lambda_t/2 < eps_t < 1"):
+        check("AVP-T3", X, y, kernel=GAUSS, params=dict(lam=1.5, eps=0.6))
+    with pytest.raises(PreconditionError, match="lambda_t < 2"):
+        check("AVP-T3", X, y, kernel=GAUSS, params=dict(lam=2.0, eps=0.99))
+
+
+@pytest.mark.claim("AVP-GAP")
+@given(sequences(kernel=GAUSS, min_T=1, max_T=40, max_d=3), st.sampled_from(["avp", "ahpatron"]))
+@settings(max_examples=30, deadline=None)
+def test_gap_eq13(seq, learner):
+    X, y = seq
+    params = dict(eps=0.6) if learner == "avp" else dict(B=4, preset="experiments")
+    r = check("AVP-GAP", X, y, kernel=GAUSS, learner=learner, params=params)
+    assert r.holds is True, str(r)
+
+
+@pytest.mark.claim("AVP-C1")
+@given(sequences(kernel=GAUSS, min_T=2, max_T=30, max_d=3), st.sampled_from([0.55, 0.75, 0.95]))
+@FEW
+def test_corollary1(seq, eps):
+    X, y = seq
+    r = check("AVP-C1", X, y, kernel=GAUSS, params=dict(eps=eps))
+    assert r.holds is True, str(r)
+
+
+@pytest.mark.claim("AVP-C1")
+def test_corollary1_preconditions():
+    X, y = make_sequence("noisy:T=10,d=2")
+    for bad in (dict(eps=0.5), dict(lam=0.9), dict(U=3.0)):
+        with pytest.raises(PreconditionError):
+            check("AVP-C1", X, y, kernel=GAUSS, params=bad)
+
+
+@pytest.mark.claim("AVP-C2")
+@given(sequences(kernel=GAUSS, min_T=2, max_T=40, max_d=3), st.sampled_from([0.5, 1.0, 2.0]))
+@FEW
+def test_corollary2(seq, U):
+    X, y = seq
+    r = check("AVP-C2", X, y, kernel=GAUSS, params=dict(U=U, lam="cor2", eps=0.6))
+    assert r.holds is True, str(r)
+
+
+def test_corollary2_right_side():
+    assert cor2_rhs(-100.0, 1.0, 0.0) == 9.0  # max{·, 0} = 0
+    c = 5.0 + 2 * 4.0 - 1.0
+    assert math.isclose(cor2_rhs(5.0, 2.0, -1.0), c + 36.0 + 6.0 * math.sqrt(c))
+
+
+@pytest.mark.claim("ACG-L2")
+@given(st.lists(st.floats(0, 10, allow_nan=False), min_size=1, max_size=30), st.floats(0, 5, allow_nan=False))
+@settings(max_examples=40, deadline=None)
+def test_auer_lemma(l, xi):
+    r = check("ACG-L2", params={"l": l, "xi": xi})
+    assert r.holds is True, str(r)
+    assert r.terms["step identity 2(u-v) - (u^2-v^2)/u = (u-v)^2/u"] is True
+
+
+@pytest.mark.claim("ACG-L2")
+def test_auer_lemma_is_not_vacuous():
+    """With ξ = 0 and one term the two sides are √l and 2√l: the check sees a factor-2 difference."""
+    r = check("ACG-L2", params={"l": [4.0], "xi": 0.0})
+    assert math.isclose(r.lhs, 2.0) and math.isclose(r.rhs, 4.0)

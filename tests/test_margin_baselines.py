@@ -1,0 +1,124 @@
+"""The baselines of paper 004 §6 / App. B.3: Perceptron with bias, ROMMA, aggressive ROMMA, PUMMA, ALMA."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import bounds
+import learners
+from bounds.omm import translation_gap
+from learners.margin_baselines import romma_step
+from tests.test_maxmargin import separable
+
+BASELINES = ("perceptron-bias", "romma", "aromma", "pumma", "alma")
+
+
+@given(seed=st.integers(0, 10_000), d=st.integers(1, 4), first=st.booleans())
+@settings(max_examples=30)
+def test_romma_step_is_the_min_norm_point(seed, d, first):
+    """romma_step = argmin ‖v‖² s.t. y vᵀx ≥ 1, vᵀw ≥ ‖w‖² (checked against cvxpy), Li and Long (2002)."""
+    import cvxpy as cp
+
+    rng = np.random.default_rng(seed)
+    x, w, y = rng.normal(size=d), (None if first else rng.normal(size=d)), int(rng.choice([-1, 1]))
+    v = romma_step(w, x, y)
+    var = cp.Variable(d)
+    cons = [y * (x @ var) >= 1] + ([] if w is None else [w @ var >= w @ w])
+    prob = cp.Problem(cp.Minimize(cp.sum_squares(var)), cons)
+    prob.solve(solver="CLARABEL")
+    if prob.status != "optimal":  # x ∥ w with opposite sign: infeasible, the documented fallback drops w
+        assert np.allclose(v, y * x / (x @ x))
+        return
+    assert y * (x @ v) >= 1 - 1e-9
+    if w is not None:
+        assert v @ w >= w @ w - 1e-9 * (1 + w @ w)
+    assert v @ v == pytest.approx(prob.value, rel=1e-6, abs=1e-9)
+
+
+def test_perceptron_bias_is_the_kernel_perceptron_on_augmented_data():
+    X, y = separable(0, T=80)
+    a = learners.make("perceptron-bias").run(X, y)
+    b = learners.make("perceptron", kernel="linear").run(np.c_[X, np.ones(len(y))], y)
+    assert np.allclose(a.score, b.score, atol=1e-12) and a.M == b.M
+    h = a.final
+    assert np.allclose(X @ h.w + h.b, (np.c_[X, np.ones(len(y))] @ np.r_[h.w, h.b]))
+
+
+@pytest.mark.parametrize("name", BASELINES)
+def test_baselines_learn_separable_data(name):
+    """On separable data each baseline's mistakes stop growing over repeated passes (finite mistake bounds)."""
+    X, y = separable(1, T=60, gap=0.4)
+    Dbar = float(np.linalg.norm(X, axis=1).max())
+    params = {"Dbar": Dbar} if name in ("romma", "aromma") else {}
+    XX, yy = np.vstack([X] * 12), np.r_[tuple([y] * 12)]
+    tr = learners.make(name, **params).run(XX, yy)
+    assert np.count_nonzero(tr.mistakes[-len(y):]) == 0, f"{name} still errs in the last pass"
+    assert tr.M >= 1
+
+
+def test_alma_keeps_w_in_the_unit_ball_and_counts_updates():
+    X, y = separable(2, T=80)
+    L = learners.make("alma")
+    tr = L.run(X, y)
+    assert np.linalg.norm(L.w) <= 1 + 1e-12
+    assert L.k == 1 + int(np.count_nonzero(tr.updated))
+    assert L.B == pytest.approx(math.sqrt(8) / 0.7) and L.C == pytest.approx(math.sqrt(2))
+
+
+def test_pumma_initialisation_and_first_classifier():
+    """PUMMA waits for one point of each class; its first classifier is the two-point maximum margin (p = 2)."""
+    X = np.array([[1.0, 0.0], [2.0, 0.0], [-1.0, 0.0], [0.5, 3.0]])
+    y = np.array([1, 1, -1, 1])
+    L = learners.make("pumma")
+    tr = L.run(X, y)
+    assert list(tr.yhat[:3]) == [1, 1, 1]  # +1 first, then y_1 = +1 until the first negative
+    # the first point of each class is kept: (1, 0) and (−1, 0); w = 2z/‖z‖² = (1, 0), z = (2, 0); b = 0
+    assert tr.score[3] == pytest.approx(0.5, abs=1e-12)
+    assert tr.kind_names[tr.kind[3]] == "update"  # 0.5 < 1 − δ: replace x₊ by x_4
+
+
+@pytest.mark.parametrize("name, bad, match", [
+    ("pumma", {"delta": 1.5}, "delta"), ("alma", {"phi": 1.0}, "phi"), ("alma", {"C": 0}, "C"),
+    ("alma", {"B": -1}, "B"), ("romma", {"Dbar": 0}, "Dbar"), ("aromma", {"Dbar": -2}, "Dbar"),
+])
+def test_parameter_validation(name, bad, match):
+    with pytest.raises(ValueError, match=match):
+        learners.make(name, **bad)
+    with pytest.raises(ValueError, match="kernel must be 'linear'"):
+        learners.make(name, kernel="gaussian:sigma=1")
+
+
+@pytest.mark.claim("OMM-TI")
+@given(seed=st.integers(0, 10_000), scale=st.floats(0.5, 50))
+@settings(max_examples=15)
+def test_pumma_is_translation_invariant(seed, scale):
+    """App. B.5: PUMMA on x_t + u returns (w_t, b_t − w_tᵀu)."""
+    X, y = separable(seed, T=50)
+    u = np.random.default_rng(seed).normal(size=X.shape[1]) * scale
+    res = bounds.check("OMM-TI", X, y, kernel="linear", learner="pumma", params={"u": u.tolist()})
+    assert res.holds is True, str(res)
+
+
+@pytest.mark.parametrize("name", ["perceptron-bias", "romma", "aromma", "alma"])
+def test_other_baselines_are_not_translation_invariant(name):
+    """The §6 baselines other than PUMMA change their predictions when the data are translated (Remark 2.1)."""
+    X, y = separable(4, T=120)
+    u = np.full(X.shape[1], 10.0)
+    Dbar = float(np.linalg.norm(X, axis=1).max())
+    params = {"Dbar": Dbar} if name in ("romma", "aromma") else {}
+    gap = translation_gap(name, X, y, u, **params)
+    assert gap["yhat_diff"] > 0 or gap["M"] != gap["M_translated"], gap
+
+
+def test_alma_threshold_by_hand():
+    """x = (1, 0), y = +1 twice: k = 1 updates to w = (1, 0, 1)/√2; then y wᵀx̂ = 1 > φγ₂ = 0.3·(√8/0.7)/√2 ≈ 0.857:
+    no second update (a threshold of 0.5·γ₂ ≈ 1.43 would update)."""
+    L = learners.make("alma")
+    tr = L.run(np.array([[1.0, 0.0], [1.0, 0.0]]), np.array([1, 1]))
+    assert np.allclose(L.w, np.array([1.0, 0.0, 1.0]) / math.sqrt(2))
+    assert tr.score[1] == pytest.approx(1.0) and L.k == 2
+    assert tr["gamma_k"][1] == pytest.approx((math.sqrt(8) / 0.7) / math.sqrt(2))

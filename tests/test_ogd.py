@@ -1,0 +1,252 @@
+"""Kernel OGD, BOGD, BOGD++ (paper 002): learner invariants, the claims OGD-T1, BOGD-UNB, BOGD-T2, BOGD-T3,
+BOGD-E14, BOGD-H, BOGD-T4, and the errata witnesses."""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import adversaries
+import bounds
+import learners
+from bounds.errata import Witness, replay
+
+GAUSS = "gaussian:sigma=1"
+WIT = Path(bounds.__file__).with_name("witnesses")
+
+
+def few(n: int):
+    """At most n examples in the default profile (the oracle costs ~0.1 s per call); all of them when thorough."""
+    return settings(max_examples=min(settings().max_examples, n) if settings().max_examples < 1000 else 200)
+
+
+sequences = st.builds(
+    lambda T, d, seed, noise: adversaries.make_sequence(f"noisy:T={T},d={d},noise={noise}", seed=seed),
+    st.integers(3, 40), st.integers(1, 3), st.integers(0, 10**6), st.sampled_from([0.0, 0.1, 0.3]))
+
+
+# ----------------------------------------------------------------------------------------------- learners
+@pytest.mark.parametrize("name,kw,param", [
+    ("ogd", dict(eta=0), "eta"), ("ogd", dict(lam=-1), "lam"), ("ogd", dict(lam=2, eta=1), "lam \\* eta"),
+    ("bogd", dict(B=1), "B"), ("bogd", dict(lam=0), "lam"), ("bogd++", dict(gamma=0), "gamma"),
+    ("bogd", dict(B=2.5), "B")])
+def test_bad_parameters_are_named(name, kw, param):
+    with pytest.raises(ValueError, match=param):
+        learners.make(name, kernel=GAUSS, **kw)
+
+
+def test_ogd_follows_eq2_by_hand():
+    """Two far-apart points (κ ≈ 0 between them): f_2 = ηy_1κ(x_1,·), f_3 = (1−ηλ)f_2 + ηy_2κ(x_2,·)."""
+    X = np.array([[0.0], [50.0], [0.0]])
+    y = np.array([1, -1, 1])
+    L = learners.make("ogd", kernel=GAUSS, lam=0.5, eta=0.4)
+    tr = L.run(X, y)
+    assert tr.score[0] == 0.0 and tr.score[1] == pytest.approx(0.0, abs=1e-300)
+    assert tr.score[2] == pytest.approx(0.4 * 0.8, rel=1e-12)  # x_3 = x_1: (1 − ηλ)·η
+    assert list(tr["loss"]) == pytest.approx([1.0, 1.0, 1 - 0.32])
+    # f_4 = (1 − ηλ)f_3 + ηκ(x_1, ·) = (0.256 + 0.4)κ(x_1, ·) − 0.32κ(x_2, ·)
+    assert L.f.norm == pytest.approx(math.sqrt(0.656 ** 2 + 0.32 ** 2), rel=1e-12)
+
+
+@pytest.mark.parametrize("name", ["bogd", "bogd++"])
+def test_budget_seed_and_removal_trace(name):
+    X, y = adversaries.make_sequence("noisy:T=120,d=3,noise=0.2", seed=1)
+    a = learners.make(name, kernel=GAUSS, B=7, lam=0.05, eta=0.5, seed=3)
+    tr = a.run(X, y)
+    assert tr.size.max() == 7
+    removals = tr["removal"]
+    assert removals.sum() == len(a.removal_log) > 0
+    assert np.all(tr["alpha_after"][removals] == 0)
+    assert np.allclose(tr["p_min"][removals] <= tr["p_chosen"][removals], True)
+    w = a.weights()
+    assert np.all(w > 0) and np.all(w <= a.gamma * a.eta * (1 + 1e-12))
+    again = learners.make(name, kernel=GAUSS, B=7, lam=0.05, eta=0.5, seed=3).run(X, y)
+    assert np.array_equal(again["i_k"], tr["i_k"])
+    if name == "bogd":
+        other = learners.make(name, kernel=GAUSS, B=7, lam=0.05, eta=0.5, seed=4).run(X, y)
+        assert not np.array_equal(other["i_k"], tr["i_k"])
+        assert np.allclose(tr["p_chosen"][removals], 1 / 7)
+
+
+def test_norm_is_maintained_exactly():
+    X, y = adversaries.make_sequence("noisy:T=150,d=2,noise=0.3", seed=2)
+    for name in ("bogd", "bogd++"):
+        a = learners.make(name, kernel=GAUSS, B=6, lam=0.3, eta=0.7, gamma=0.5, seed=0)
+        a.run(X, y)
+        assert a.f.norm_sq == pytest.approx(a.f.exact_norm_sq(), rel=1e-10, abs=1e-14)
+
+
+# -------------------------------------------------------------------------------------------------- OGD-T1
+@pytest.mark.claim("OGD-T1")
+@few(12)
+@given(sequences, st.sampled_from([0.0, 0.01, 0.2]), st.sampled_from([0.05, 0.5, 2.0]))
+def test_ogd_theorem1(seq, lam, eta):
+    X, y = seq
+    r = bounds.check("OGD-T1", X, y, kernel=GAUSS, learner="ogd", params=dict(lam=min(lam, 0.5 / eta), eta=eta))
+    assert r.holds is True, str(r)
+
+
+@pytest.mark.claim("OGD-T1")
+def test_ogd_theorem1_terms():
+    """The right side is (λT + 1/η)/2‖f‖² + L_T(f) + ηT at the reported comparator (a mutated constant breaks it)."""
+    X, y = adversaries.make_sequence("noisy:T=30,d=2,noise=0.2", seed=5)
+    r = bounds.check("OGD-T1", X, y, kernel=GAUSS, learner="ogd", params=dict(lam=0.1, eta=0.5))
+    T = 30
+    expect = (0.1 * T + 2.0) / 2 * r.terms["||f||"] ** 2 + r.terms["L_T(f)"] + 0.5 * T
+    assert r.rhs == pytest.approx(expect, rel=1e-9)
+    assert r.lhs == pytest.approx(float(np.sum(learners.make("ogd", kernel=GAUSS, lam=0.1, eta=0.5)
+                                                .run(X, y)["loss"])), rel=1e-12)
+
+
+# ------------------------------------------------------------------------------------------------ BOGD-UNB
+@pytest.mark.claim("BOGD-UNB")
+@settings(max_examples=min(settings().max_examples, 25))
+@given(sequences, st.integers(2, 6), st.sampled_from([0.01, 0.1, 0.5]), st.sampled_from([0.3, 1.0, 3.0]),
+       st.integers(0, 100))
+def test_bogd_estimator_unbiased(seq, B, le, gamma, seed):
+    X, y = seq
+    params = dict(B=B, lam=le / 0.5, eta=0.5, gamma=gamma, seed=seed)
+    r = bounds.check("BOGD-UNB", X, y, kernel=GAUSS, learner="bogd", params=params)
+    assert r.holds is True, str(r)
+    rp = bounds.check("BOGD-UNB", X, y, kernel=GAUSS, learner="bogd++", params=params)
+    sampled = {k: v for k, v in rp.terms.items() if k.startswith(("eq", "a_i", "sum p", "p_i >= 0 (sampled"))}
+    assert max(sampled.values()) <= rp.tolerance, str(rp)
+
+
+@pytest.mark.claim("BOGD-UNB")
+def test_erratum_bogdpp_negative_p():
+    path = WIT / "BOGD-UNB-bogdpp-negative-p.json"
+    rep = replay(path)
+    assert rep.confirmed is True, rep.detail
+    assert rep.float_result.terms["p_i >= 0 (printed p)"] == pytest.approx(1 / 7, rel=1e-12)
+    # corrected: the repaired (clipped, renormalised) p is sampled and eqs. 6-10 hold on it
+    assert max(v for k, v in rep.float_result.terms.items()
+               if k.startswith(("eq", "a_i", "sum p", "p_i >= 0 (sampled"))) <= 1e-12
+    assert Witness.load(path).erratum["corrected"]
+
+
+# -------------------------------------------------------------------------------------------------- BOGD-H
+@pytest.mark.claim("BOGD-H")
+@settings(max_examples=min(settings().max_examples, 25))
+@given(sequences, st.integers(2, 6), st.sampled_from([0.01, 0.2, 0.5]), st.integers(0, 100))
+def test_skewness_gaussian(seq, B, le, seed):
+    """With κ(x, x) = 1 the printed and the corrected equality conditions coincide: both must hold."""
+    X, y = seq
+    r = bounds.check("BOGD-H", X, y, kernel=GAUSS, learner="bogd++", params=dict(B=B, lam=le, eta=1.0, seed=seed))
+    assert r.holds is True, str(r)
+
+
+@pytest.mark.claim("BOGD-H")
+def test_skewness_equal_weights_give_zero():
+    """γη small: from the second removal on eq. 10 has capped every weight to γη, so H_t = 0 there (the 'if'
+    direction); at the first removal the shrink steps have left unequal weights, so H_t > 0."""
+    X, y = adversaries.make_sequence("noisy:T=40,d=2,noise=0.3", seed=4)
+    a = learners.make("bogd++", kernel=GAUSS, B=4, lam=0.01, eta=1.0, gamma=0.01, seed=0)
+    tr = a.run(X, y)
+    H = tr["H"][tr["removal"]]
+    assert H[0] > 0 and np.max(np.abs(H[1:])) <= 1e-15
+    assert bounds.check("BOGD-H", X, y, kernel=GAUSS, learner="bogd++",
+                        params=dict(B=4, lam=0.01, eta=1.0, gamma=0.01)).holds is True
+
+
+@pytest.mark.claim("BOGD-H")
+def test_erratum_skewness_equality_condition():
+    path = WIT / "BOGD-H-equality-condition.json"
+    rep = replay(path)
+    assert rep.confirmed is True, rep.detail
+    w = Witness.load(path)
+    corrected = bounds.check("BOGD-H", np.asarray(w.X), np.asarray(w.y), kernel=w.kernel, learner=w.learner,
+                             params={**w.params, "reading": "corrected"})
+    assert corrected.holds is True, str(corrected)
+
+
+# ------------------------------------------------------------------------------------------ expectation claims
+E_SEQ = dict(spec="noisy:T=60,d=2,noise=0.15", seed=11)
+
+
+def _e_check(cid, learner, **params):
+    X, y = adversaries.make_sequence(E_SEQ["spec"], seed=E_SEQ["seed"])
+    return bounds.check(cid, X, y, kernel=GAUSS, learner=learner, params={"seeds": 12, **params})
+
+
+@pytest.mark.claim("BOGD-T2")
+@pytest.mark.parametrize("learner", ["bogd", "bogd++"])
+def test_bogd_theorem2(learner):
+    r = _e_check("BOGD-T2", learner, B=5, lam=0.2, eta=1.0, gamma=1.0)
+    assert r.holds is True, str(r)
+    assert r.terms["seeds"] == 12 and r.terms["ci_low"] <= r.terms["mean"] <= r.terms["ci_high"]
+    assert r.rhs == pytest.approx(r.terms["c_f"] * r.terms["||f||"] ** 2 + r.terms["L_T(f)"] + 1.0 * 60, rel=1e-9)
+    assert r.terms["c_f"] == pytest.approx((1 / 1.0 + 0.2 * 60) / 2)
+    assert r.terms["mean sampling term"] > 0  # removals happened: the sampling term is in play
+    assert r.terms["mean"] == pytest.approx(r.terms["mean loss"] - (1 - 0.2) ** 2 / 1.0
+                                            * r.terms["mean sampling term"], rel=1e-12)
+
+
+@pytest.mark.claim("BOGD-T3")
+def test_bogd_theorem3_corrected():
+    r = _e_check("BOGD-T3", "bogd", B=5, lam=0.2, eta=1.0, gamma=1.0)
+    assert r.holds is True, str(r)
+    assert r.terms["((B/(B-1))^2 gamma^2 + L^2) eta T"] == pytest.approx(((5 / 4) ** 2 + 1) * 60)
+    assert r.rhs == pytest.approx(r.terms["((B/(B-1))^2 gamma^2 + L^2) eta T"] + r.terms["c_f"]
+                                  * r.terms["||f||"] ** 2 + r.terms["L_T(f)"], rel=1e-9)
+
+
+@pytest.mark.claim("BOGD-T3")
+def test_bogd_theorem3_typo_erratum():
+    """The printed comparator term is Σℓ(y_t f_t(x_t)): recorded as an erratum that does not replay as a violation
+    (the printed form is vacuous, see its cause); the corrected statement holds on the witness."""
+    path = WIT / "BOGD-T3-comparator-typo.json"
+    w = Witness.load(path)
+    assert "Σ_t ℓ(y_t f(x_t))" in w.erratum["corrected"] and "f_t(x_t)" in w.erratum["printed"]
+    rep = replay(path)
+    assert rep.confirmed is False and rep.float_result.holds is True
+    corrected = bounds.check("BOGD-T3", np.asarray(w.X), np.asarray(w.y), kernel=w.kernel, learner=w.learner,
+                             params={**w.params, "reading": "corrected"})
+    assert corrected.holds is True, str(corrected)
+
+
+@pytest.mark.claim("BOGD-E14")
+def test_bogd_eq14():
+    r = _e_check("BOGD-E14", "bogd", B=5, lam=0.25, eta=1.0, gamma=1.0)
+    assert r.holds is True, str(r)
+    assert r.terms["capped weights"] == 0 and r.comparator["kind"] == "oracle"
+    with pytest.raises(bounds.PreconditionError, match="lam\\*eta >= 1/B"):
+        _e_check("BOGD-E14", "bogd", B=5, lam=0.1, eta=1.0, gamma=1.0)
+
+
+@pytest.mark.claim("BOGD-T4")
+def test_bogd_theorem4():
+    r = _e_check("BOGD-T4", "bogd++", B=5, lam=0.2, eta=1.0, gamma=1.0)
+    assert r.holds is True, str(r)
+    assert r.terms["H weight"] == pytest.approx((1 - 0.2) ** 2 / (1.0 * 16))
+    assert r.terms["mean"] == pytest.approx(r.terms["mean loss"] + r.terms["H weight"] * r.terms["mean sum H"])
+
+
+def test_expectation_preconditions():
+    with pytest.raises(bounds.PreconditionError, match="lam\\*eta <= 1/2"):
+        _e_check("BOGD-T2", "bogd", B=5, lam=0.6, eta=1.0)
+    with pytest.raises(bounds.PreconditionError, match="seeds"):
+        _e_check("BOGD-T3", "bogd", B=5, lam=0.2, eta=1.0, seeds=1)
+
+
+@pytest.mark.claim("BOGD-T2")
+@pytest.mark.claim("BOGD-T3")
+@pytest.mark.claim("BOGD-T4")
+@pytest.mark.parametrize("cid", ["BOGD-T2", "BOGD-T3", "BOGD-T4"])
+def test_erratum_capping_is_not_a_projection(cid):
+    """Eq. 10's cap is not π_Ω: with the cap binding (γ < L) the bounds fail for f = κ(x, ·) ∈ Ω(ηγ); with γ ≥ L and
+    λη ≥ 1/B (no capping) the bound holds for every f ∈ H on the same sequence (BOGD-E14)."""
+    path = WIT / f"{cid}-capping-not-projection.json"
+    rep = replay(path)
+    assert rep.confirmed is True, rep.detail
+    r = rep.float_result
+    assert r.terms["ci_low"] == pytest.approx(r.terms["ci_high"])  # deterministic: both weights sit at the cap
+    assert r.comparator["norm"] == pytest.approx(1.0, rel=1e-6) and r.comparator["loss"] == pytest.approx(0, abs=1e-6)
+    w = Witness.load(path)
+    fixed = bounds.check("BOGD-E14", np.asarray(w.X), np.asarray(w.y), kernel=w.kernel, learner="bogd",
+                         params=dict(B=2, lam=2.0, eta=0.25, gamma=1.0, seeds=10))
+    assert fixed.holds is True, str(fixed)

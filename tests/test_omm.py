@@ -1,0 +1,509 @@
+"""Paper 004: OMM (Algorithm 1), the κ bounds, Theorem 4.1 and its displays, Example 5.1, App. A, real data."""
+from __future__ import annotations
+
+import itertools
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import bounds
+import learners
+from adversaries import make_sequence
+from adversaries.omm_constructions import ex51_points, per_tight_play
+from bounds import omm_kappa as K
+from bounds.errata import replay
+from bounds.maxmargin import geometry, max_margin
+from bounds.omm import gamma3, m_count
+from learners.numeric import high_precision
+from learners.omm import LpNorm
+from tests.test_maxmargin import separable
+
+WIT = Path(bounds.__file__).with_name("witnesses")
+OMM = ("omm-efficient", "omm-conservative")
+
+
+def run_check(cid, X, y, learner, **params):
+    return bounds.check(cid, X, y, kernel="linear", learner=learner, params=params)
+
+
+# ------------------------------------------------------------------------------------------- the learners
+def test_initialisation_as_printed():
+    """Predict +1 at t = 1 (sign(0) = +1), then y_1 until the other class appears; counter reset to 2."""
+    X = np.array([[0.0, 1.0], [0.0, 2.0], [0.0, 3.0], [0.0, -1.0], [0.0, -5.0]])
+    y = np.array([-1, -1, -1, 1, 1])
+    tr = learners.make("omm-efficient").run(X, y)
+    assert list(tr.yhat[:4]) == [1, -1, -1, -1]
+    assert tr.M == 2  # t = 1 and the first +1 point
+    assert list(tr["t_alg"]) == [1, 2, 3, 4, 3]  # the round after the initialisation is t = 3
+    assert list(tr["init"]) == [True, True, True, True, False]
+    h = tr.final  # v₊ = (0, −1), v₋ = (0, 1): w = (0, −1), b = 0, γ = 1
+    assert np.allclose(h.w, [0, -1]) and abs(h.b) < 1e-15 and h.gamma == pytest.approx(1.0)
+
+
+def test_non_separable_sequence_is_a_clear_error():
+    X = np.array([[0.0, 1.0], [0.0, -1.0], [0.0, 5.0]])
+    with pytest.raises(ValueError, match="not linearly separable"):
+        learners.make("omm-efficient").run(X, np.array([-1, 1, 1]))
+
+
+@pytest.mark.parametrize("name, bad, match", [
+    ("omm-efficient", {"rho": 1.5}, "rho"), ("omm-naive", {"rho": -0.1}, "rho"), ("omm-efficient", {"p": 1.0}, "p"),
+    ("omm-conservative", {"p": math.inf}, "p"), ("omm-efficient", {"phi": 1.0}, "phi"),
+])
+def test_parameter_validation(name, bad, match):
+    with pytest.raises(ValueError, match=match):
+        learners.make(name, **bad)
+
+
+def test_efficient_step_equals_the_three_point_oracle_for_several_p():
+    """e-OMM's β* (closed form for l_2, line search otherwise) solves eq. 3 on {v₊, x}, {v₋} like cvxpy does."""
+    rng = np.random.default_rng(0)
+    for p in (1.5, 2.0, 3.0):
+        lp = LpNorm(p)
+        for _ in range(3):
+            vp, vm, x = rng.normal(size=3), rng.normal(size=3) - 2, rng.normal(size=3) + 1
+            beta, val = lp.segment_min(vp - vm, vp - x)
+            sol = max_margin(np.array([vp, x]), vm[None], p)
+            assert val / 2 == pytest.approx(sol.gamma, rel=2e-6)
+
+
+def test_high_precision_run_matches_float():
+    X, y = separable(5, T=60)
+    a = learners.make("omm-efficient", rho=0.5).run(X, y)
+    with high_precision(40):
+        b = learners.make("omm-efficient", rho=0.5).run(X, y)
+    assert np.allclose(np.asarray(b.score, float), a.score, atol=1e-12)
+    assert np.array_equal(a["upd"], b["upd"])
+
+
+def test_naive_cost_and_size_grow_with_updates():
+    X, y = separable(6, T=40)
+    tr = learners.make("omm-naive", rho=1.0).run(X, y)
+    assert tr.size[-1] == 2 + int(np.count_nonzero(tr["upd"]))
+
+
+def test_m_phi_column():
+    X, y = separable(7, T=80)
+    tr = learners.make("omm-efficient", rho=0.6, phi=0.3).run(X, y)
+    from bounds.omm import m_count
+
+    assert int(np.count_nonzero(tr["m_phi"])) == m_count(tr, 0.3)
+
+
+# ------------------------------------------------------------------------------------------------- κ
+@pytest.mark.claim("OMM-K2")
+@given(delta=st.floats(0.01, 3.0), frac=st.floats(-0.5, 1.2))
+@settings(max_examples=25)
+def test_closed_form_matches_eq5(delta, frac):
+    res = bounds.check("OMM-K2", params={"delta": delta, "eta": frac * delta})
+    assert res.holds is True, str(res)
+
+
+@pytest.mark.claim("OMM-L43")
+@pytest.mark.parametrize("delta, eta, p", [(0.5, 0.6, 2.0), (0.5, 0.25, 2.0), (2.0, 1.5, 2.0), (0.3, 0.0, 2.0),
+                                           (1.0, -0.4, 2.0), (0.5, 0.2, 3.0), (0.0, 0.0, 2.0), (0.7, 0.7, 2.0)])
+def test_lemma43_cases(delta, eta, p):
+    res = bounds.check("OMM-L43", params={"delta": delta, "eta": eta, "p": p, "d": 2})
+    assert res.holds is True, str(res)
+
+
+@pytest.mark.claim("OMM-L43")
+def test_kappa_monotone_as_used_by_lemma44():
+    """κ∘ is non-decreasing in δ and non-increasing in η (used in the proof of Lemma 4.4), l_2 closed form."""
+    ds, es = np.linspace(0.0, 2.5, 41), np.linspace(0.0, 2.5, 41)
+    V = np.array([[K.kappa_circ_closed(d, e) if d > 0 else -np.inf for e in es] for d in ds])
+    with np.errstate(invalid="ignore"):
+        assert np.all(np.diff(V, axis=0)[np.isfinite(V[1:]) & np.isfinite(V[:-1])] >= -1e-12)
+    both = np.isfinite(V[:, 1:]) & np.isfinite(V[:, :-1])
+    assert np.all(np.diff(np.where(np.isfinite(V), V, 0.0), axis=1)[both] <= 1e-12)
+
+
+# ---------------------------------------------------------------------------------- claims on random runs
+SEQS = st.tuples(st.integers(0, 10_000), st.integers(1, 4), st.sampled_from([0.05, 0.3, 0.8]),
+                 st.sampled_from([0.0, 5.0]))
+
+
+def _seq(params, T=60):
+    seed, d, gap, shift = params
+    return separable(seed, T=T, d=d, gap=gap, shift=shift)
+
+
+@pytest.mark.claim("OMM-L41")
+@pytest.mark.claim("OMM-L42")
+@pytest.mark.claim("OMM-L44")
+@pytest.mark.claim("OMM-T41")
+@given(s=SEQS, rho=st.sampled_from([0.0, 0.3, 0.7, 1.0]))
+@settings(max_examples=20)
+def test_efficient_lemmas_and_theorem(s, rho):
+    X, y = _seq(s)
+    for cid in ("OMM-L41", "OMM-L42", "OMM-L44", "OMM-T41"):
+        params = {"rho": rho}
+        if cid == "OMM-T41" and rho == 0.0:  # the printed theorem fails at φ = ρ = 0 (erratum OMM-T41-tie)
+            params["phis"] = [-1.0, -0.5, -0.01]
+        if cid == "OMM-L44" and rho == 1.0:
+            params["phi"] = 0.9
+        res = run_check(cid, X, y, "omm-efficient", **params)
+        assert res.holds is True, str(res)
+
+
+@pytest.mark.claim("OMM-L41")
+@pytest.mark.claim("OMM-L42")
+@pytest.mark.claim("OMM-L44")
+@pytest.mark.claim("OMM-T41")
+@pytest.mark.parametrize("seed, rho, p", [(0, 0.5, 2.0), (1, 1.0, 2.0), (2, 0.5, 3.0)])
+def test_naive_lemmas_and_theorem(seed, rho, p):
+    X, y = separable(seed, T=35, gap=0.1)
+    cids = ("OMM-L41", "OMM-L42") if p != 2 else ("OMM-L41", "OMM-L42", "OMM-L44", "OMM-T41")
+    for cid in cids:
+        params = {"rho": rho, "p": p}
+        if cid == "OMM-L44" and rho == 1.0:
+            params["phi"] = 0.9
+        res = run_check(cid, X, y, "omm-naive", **params)
+        assert res.holds is not False, str(res)
+        if p == 2:
+            assert res.holds is True, str(res)
+
+
+@pytest.mark.claim("OMM-L42")
+def test_lemma42_general_p_is_certified_on_the_efficient_run():
+    X, y = separable(3, T=60)
+    res = run_check("OMM-L42", X, y, "omm-efficient", rho=0.8, p=3.0)
+    assert res.holds is True, str(res)
+
+
+@pytest.mark.claim("OMM-T41")
+@pytest.mark.claim("OMM-TAB1")
+@pytest.mark.claim("OMM-APPA")
+@given(D=st.floats(0.2, 4.0), seed=st.integers(0, 1000), shift=st.sampled_from([0.0, 30.0]),
+       rho=st.sampled_from([0.2, 0.6, 1.0]))
+@settings(max_examples=20)
+def test_theorem_table_and_appendix_on_clusters_of_given_r(D, seed, shift, rho):
+    X, y = make_sequence(f"two-clusters:T=80,d=3,D={D},shift={shift}", seed=seed)
+    for cid, params in (("OMM-T41", {"rho": rho}), ("OMM-TAB1", {"rho": rho, "phi_t": min(rho, 0.5)}),
+                        ("OMM-APPA", {"rho": rho})):
+        res = run_check(cid, X, y, "omm-efficient", **params)
+        assert res.holds is True, str(res)
+
+
+@pytest.mark.claim("OMM-S51")
+@given(s=SEQS, rho=st.sampled_from([0.3, 1.0]))
+@settings(max_examples=10)
+def test_section51_display_on_runs(s, rho):
+    X, y = _seq(s)
+    res = run_check("OMM-S51", X, y, "omm-efficient", rho=rho)
+    assert res.holds is True, str(res)
+
+
+@pytest.mark.claim("OMM-S51")
+@pytest.mark.parametrize("r, phi", [(0.5, 0.0), (1.2, 0.0), (3.0, 0.0), (1.5, -0.5), (0.4, 0.7)])
+def test_section51_symbolic_where_it_agrees(r, phi):
+    """At φ = 0 (the mistake bound) the display's regimes are right; elsewhere see the erratum."""
+    res = bounds.check("OMM-S51", np.zeros((1, 1)), [1], kernel="linear",
+                       params={"mode": "symbolic", "r": r, "phi_s": phi})
+    assert (res.holds is True) == (r * r >= 2 * (1 - phi) or r < 1 - phi or phi == 0 or
+                                   (r / (1 - phi) < math.sqrt(2) and r * r < 2 * (1 - phi))), str(res)
+
+
+def test_corrected_section51_factor_is_kappa_squared():
+    for r in np.linspace(0.05, 4, 40):
+        for phi in np.linspace(-1, 0.95, 40):
+            f = K.s51_factor_corrected(r, phi)
+            k = K.kappa(r, phi)
+            if f is None:
+                assert k == -math.inf
+            else:
+                assert f == pytest.approx(k * k, rel=1e-12, abs=1e-15)
+
+
+@pytest.mark.claim("OMM-APPA")
+def test_appendix_a_constant():
+    res = bounds.check("OMM-APPA", params={"mode": "symbolic"})
+    assert res.holds is True and res.terms["increasing on grid"], str(res)
+    assert res.lhs == pytest.approx(2 + 2 * math.log(2 * (math.sqrt(2) + 1)) / math.log(2), rel=1e-12)
+
+
+# ----------------------------------------------------------------------------------- translation invariance
+@pytest.mark.claim("OMM-TI")
+@given(s=SEQS, rho=st.sampled_from([0.0, 0.5, 1.0]), scale=st.floats(0.1, 100.0))
+@settings(max_examples=20)
+def test_omm_translation_invariance(s, rho, scale):
+    X, y = _seq(s)
+    u = (np.random.default_rng(s[0]).normal(size=X.shape[1]) * scale).tolist()
+    for name, params in (("omm-efficient", {"rho": rho}), ("omm-conservative", {})):
+        res = run_check("OMM-TI", X, y, name, u=u, **params)
+        assert res.holds is True, str(res)
+
+
+@pytest.mark.claim("OMM-TI")
+def test_naive_translation_invariance():
+    X, y = separable(8, T=30)
+    res = run_check("OMM-TI", X, y, "omm-naive", rho=0.5, u=[7.0] * X.shape[1])
+    assert res.holds is True, str(res)
+
+
+# ---------------------------------------------------------------------------------------------- Example 5.1
+@pytest.mark.claim("OMM-EX51")
+@pytest.mark.parametrize("c", [3.0, 4.0, 10.0])
+def test_example51_geometry(c):
+    P, L = ex51_points(c, 2 / c)
+    res = bounds.check("OMM-EX51", np.r_[P, P], np.r_[L, L], kernel="linear", learner="omm-efficient",
+                       params={"part": "geometry", "c": c})
+    assert res.holds is True, str(res)
+
+
+@pytest.mark.claim("OMM-EX51")
+@pytest.mark.parametrize("c, r", [(3.0, None), (4.0, None), (10.0, None), (1.0, 0.5), (0.5, 3.0), (2.0, 2.0),
+                                  (3.0, 1.5)])
+def test_example51_omm_every_short_sequence(c, r):
+    """Every sequence of length ≤ 5 over {z¹, z², z³}: ≤ 2 mistakes (c > 2, r = 2/c), ≤ 3 otherwise, ρ ∈ {.3, 1}
+    (ρ = 0 is the erratum OMM-EX51-tie), plus ρ = 0 where r = 2/c."""
+    P, L = ex51_points(c, 2 / c if r is None else r)
+    rhos = (0.3, 1.0) + ((0.0,) if r is None else ())
+    for n in range(1, 6):
+        for seq in itertools.product(range(3), repeat=n):
+            idx = list(seq)
+            for rho in rhos:
+                res = bounds.check("OMM-EX51", P[idx], L[idx], kernel="linear", learner="omm-efficient",
+                                   params={"part": "omm", "c": c, "r": r, "rho": rho})
+                assert res.holds is True, (seq, rho, str(res))
+
+
+@pytest.mark.claim("OMM-EX51")
+def test_example51_naive_on_random_sequences():
+    X, y = make_sequence("ex51:c=4.0,T=30,pattern=random", seed=3)
+    res = bounds.check("OMM-EX51", X, y, kernel="linear", learner="omm-naive", params={"part": "omm", "rho": 1.0})
+    assert res.holds is True, str(res)
+
+
+def test_example51_perceptron_grows_like_c_squared_and_omm_stays_flat():
+    """The corrected statement: ⌊m/2⌋ prediction mistakes (m updates) for the Perceptron; e-OMM ≤ 2."""
+    for c in (4.0, 8.0, 16.0):
+        m = math.floor((c * c + 4 / c ** 2 + 5) / (2 * (1 + 1 / c ** 2)))
+        X, y = make_sequence(f"ex51:c={c},T={m},pattern=alternate")
+        tr = learners.make("perceptron", kernel="linear").run(X, y)
+        assert tr.M == m // 2 and int(np.count_nonzero(tr["J"])) == m
+        assert learners.make("omm-efficient").run(X, y).M <= 2
+
+
+# -------------------------------------------------------------------------------------------------- PER-TIGHT
+@pytest.mark.claim("PER-TIGHT")
+@pytest.mark.parametrize("name", ["omm-efficient", "omm-naive", "perceptron-bias", "pumma", "alma", "aromma"])
+def test_per_tight_forces_d_mistakes(name):
+    for d in (2, 4, 6):
+        params = {"Dbar": 1.0} if name == "aromma" else {}
+        L = learners.make(name, kernel="linear", **params)
+        X, y = per_tight_play(L, d)
+        assert learners.make(name, kernel="linear", **params).run(X, y).M == d
+        if len(set(y.tolist())) == 2 and 2 * int(np.sum(y == 1)) == d:  # balanced: γ* = 1/√d as printed
+            res = bounds.check("PER-TIGHT", X, y, kernel="linear", learner=name, params=params)
+            assert res.holds is True, str(res)
+
+
+def test_per_tight_corrected_gamma_with_bias():
+    for y in ([1, -1, -1, -1], [1, 1, -1, -1, -1], [1, -1, -1, -1, -1, -1, -1]):
+        y = np.array(y)
+        d = len(y)
+        g = geometry(np.eye(d), y)
+        P, N = int(np.sum(y == 1)), int(np.sum(y == -1))
+        assert g.gamma_star == pytest.approx(0.5 * math.sqrt(1 / P + 1 / N), rel=1e-7)
+        assert g.gamma_star >= 1 / math.sqrt(d) - 1e-9
+
+
+# ----------------------------------------------------------------------------------------------------- errata
+MINE = sorted(p.name for p in WIT.glob("*.json") if p.name.startswith(("OMM-", "PER-TIGHT")))
+
+
+def test_errata_files_present():
+    assert {"OMM-T41-tie.json", "OMM-EX51-tie.json", "OMM-EX51-perceptron.json", "OMM-EX51-algebra.json",
+            "OMM-S51-regime.json", "OMM-S51-run.json", "OMM-TAB1-tie.json", "OMM-TAB1-regimes.json",
+            "OMM-L43-negative-delta.json", "OMM-K2-origin.json", "PER-TIGHT-bias.json"} <= set(MINE)
+
+
+@pytest.mark.parametrize("name", MINE)
+def test_erratum_replays(name):
+    rep = replay(WIT / name)
+    assert rep.confirmed is True, rep.detail
+    assert rep.witness.erratum and rep.witness.erratum["cause"]
+
+
+def test_corrected_theorem41_on_the_tie_witness():
+    """Corrected: for φ < ρ the bound holds on the tie sequence; ρ > 0 updates on the tie and stops erring."""
+    from bounds.errata import Witness
+
+    w = Witness.load(WIT / "OMM-T41-tie.json")
+    X, y = np.asarray(w.X), np.asarray(w.y)
+    res = run_check("OMM-T41", X, y, "omm-conservative", phis=[-0.5, -1e-9])
+    assert res.holds is True
+    for rho in (0.1, 0.5, 1.0):
+        XX, yy = np.r_[X, np.repeat(X[2:3], 20, 0)], np.r_[y, [-1] * 20]
+        assert run_check("OMM-T41", XX, yy, "omm-efficient", rho=rho).holds is True
+        assert learners.make("omm-efficient", rho=rho).run(XX, yy).M <= 3
+
+
+def test_corrected_example51_algebra():
+    import sympy as sp
+
+    c = sp.symbols("c", positive=True)
+    assert sp.simplify((c + 2 / c) ** 2 + 1 - (c ** 2 + 4 / c ** 2 + 5)) == 0
+
+
+def test_corrected_table1_regimes():
+    for r in np.linspace(0.05, 3, 30):
+        for phi in np.linspace(-0.9, 0.9, 19):
+            f = K.s51_factor_corrected(r, phi)
+            assert (f is None) == (r < 1 - phi)
+
+
+# -------------------------------------------------------------------------------------------------- real data
+def test_real_data_preprocessing_and_invariants():
+    """App. B.1-B.2 on Iris: separable after B.1; γ* = 1, D and r unchanged by every transformation; b* = 0 after
+    bias control; D̄/D grows with θ (the figures that must / must not change)."""
+    from adversaries import realdata as R
+
+    X, y = R.preprocessed()
+    assert 80 <= len(y) <= 100 and set(y.tolist()) == {-1, 1}
+    max_margin(X[y == 1], X[y == -1])  # separable (raises otherwise)
+    vs = {(th, b0): R.variant(th, b0) for th in (0.0, 0.5, 1.0) for b0 in (False, True)}
+    D0 = vs[(0.0, False)].D
+    for (th, b0), v in vs.items():
+        assert v.gamma_star == pytest.approx(1.0, abs=1e-6) and v.D == pytest.approx(D0, rel=1e-9)
+        if b0:
+            assert abs(v.b_star) < 1e-6
+    for b0 in (False, True):
+        assert vs[(0.0, b0)].Dbar < vs[(0.5, b0)].Dbar < vs[(1.0, b0)].Dbar
+
+
+@pytest.mark.claim("OMM-NUM")
+@pytest.mark.parametrize("name", ["omm-efficient", "omm-conservative", "pumma", "romma", "aromma", "alma"])
+def test_numerical_study_invariance_and_degradation(name):
+    res = bounds.check("OMM-NUM", learner=name, params={"thetas": [0.0, 1.0]})
+    assert res.holds is True, str(res)
+
+
+# --------------------------------------------------------------------------- hand values of the printed bounds
+def test_printed_bounds_hand_values():
+    """Hand computations: κ(2, 0) = √(3/4); Thm 4.1 at r = 2, φ = 0, γ₃/γ* = 2 is log 2/(−log √(3/4)); the §5.1
+    display at φ = 0 agrees with it; Table 1 adds 2; App. A's middle regime uses −log(r/2)."""
+    assert K.kappa(2.0, 0.0) == pytest.approx(math.sqrt(0.75), rel=1e-15)
+    t41 = math.log(2) / (-math.log(math.sqrt(0.75)))
+    assert K.theorem41_bound(2.0, 0.0, 2.0, 1.0) == pytest.approx(t41, rel=1e-14)
+    assert K.theorem41_bound(0.5, 0.2, 2.0, 1.0) == 0.0  # φ < 1 − r
+    assert K.s51_bound(2.0, 0.0, 2.0, 1.0) == pytest.approx(t41, rel=1e-14)
+    assert K.table1_mistakes(2.0, 2.0, 1.0) == pytest.approx(2 + t41, rel=1e-14)
+    assert K.table1_mistakes(1.2, 2.0, 1.0) == pytest.approx(2 + math.log(2) / -math.log(0.6), rel=1e-14)
+    assert K.table1_mistakes(0.9, 2.0, 1.0) == 2.0
+    assert K.table1_iterations(0.3, 0.5, 2.0, 1.0) is None  # the printed gap (erratum OMM-TAB1-regimes)
+    assert K.kappa_circ_closed(0.5, 0.6) == -math.inf and K.kappa_circ_closed(1.0, -0.1) == 1.0
+    assert K.kappa_circ_closed(0.5, 0.5) == pytest.approx(0.5, rel=1e-15)  # √(1 + δ² − 2η) = 1 − δ
+
+
+def test_lemma43_printed_cases_as_printed():
+    from bounds.omm import Lemma43
+
+    assert Lemma43.printed(0.7, 0.7) == [("< 1", 1.0)]
+    assert Lemma43.printed(0.5, 0.6) == [("= -inf", -math.inf)]
+    assert Lemma43.printed(1.0, 0.0) == [("= 1", 1.0)]
+    assert [k for k, _ in Lemma43.printed(-1.0, -0.5)] == ["= -inf", "= 1"]  # the overlap of the erratum
+
+
+@pytest.mark.parametrize("c, m", [(4.0, 10), (8.0, 34)])
+def test_example51_m_formula(c, m):
+    X, y = make_sequence(f"ex51:c={c},T={m + 2},pattern=alternate")
+    res = bounds.check("OMM-EX51", X, y, kernel="linear", learner="perceptron", params={"part": "perceptron", "c": c})
+    assert res.terms["m"] == m and res.terms["updates (y w.x <= 0) t<=m"] == m
+
+
+def test_corrected_section51_on_the_run_witness():
+    """The display with the corrected regime boundary (= Theorem 4.1 with the closed form) holds on the run that
+    violates the printed one."""
+    from bounds.errata import Witness
+
+    w = Witness.load(WIT / "OMM-S51-run.json")
+    X, y = np.asarray(w.X), np.asarray(w.y)
+    tr = learners.make("omm-efficient", rho=0.85).run(X, y)
+    g = geometry(X, y)
+    L = math.log(gamma3(tr) / g.gamma_star_lower)
+    f = K.s51_factor_corrected(g.r_upper, 0.85)
+    assert m_count(tr, 0.85) <= 2 * L / (-math.log(f))
+    assert m_count(tr, 0.85) > K.s51_bound(g.r, 0.85, gamma3(tr), g.gamma_star)
+
+
+@pytest.mark.slow
+@pytest.mark.claim("OMM-S51")
+def test_search_for_display_violations_in_the_regime_gap():
+    """Random two-clusters sequences with 2(1 − φ)² ≤ r² < 2(1 − φ): the printed display fails on some, Theorem
+    4.1 on none."""
+    found = 0
+    for seed in range(60):
+        rng = np.random.default_rng(seed)
+        phi = float(rng.choice([0.5, 0.7, 0.85]))
+        r = float(rng.uniform(math.sqrt(2) * (1 - phi), math.sqrt(2 * (1 - phi))))
+        X, y = make_sequence(f"two-clusters:T=120,d=2,D={r},shift=0", seed=seed)
+        s51 = run_check("OMM-S51", X, y, "omm-efficient", rho=phi, phis=[phi])
+        t41 = run_check("OMM-T41", X, y, "omm-efficient", rho=phi, phis=[phi - 1e-9])
+        assert t41.holds is True, str(t41)
+        found += s51.holds is False
+    assert found >= 1
+
+
+@pytest.mark.slow
+@pytest.mark.claim("OMM-T41")
+@pytest.mark.claim("OMM-L44")
+@given(s=SEQS, rho=st.floats(0.01, 1.0), D=st.floats(0.1, 6.0), seed=st.integers(0, 10_000),
+       which=st.booleans())
+def test_hunt_theorem41_and_lemma44_for_rho_positive(s, rho, D, seed, which):
+    """Long hunt (thorough profile): random separable sequences and two-clusters of every r; φ < ρ strictly."""
+    if which:
+        X, y = _seq(s, T=80)
+    else:
+        X, y = make_sequence(f"two-clusters:T=80,d=2,D={D},shift=0", seed=seed)
+    phis = [p for p in phi_grid_below(rho)]
+    res = run_check("OMM-T41", X, y, "omm-efficient", rho=rho, phis=phis)
+    assert res.holds is True, str(res)
+    res = run_check("OMM-L44", X, y, "omm-efficient", rho=rho, phi=min(phis[-1], 0.99))
+    assert res.holds is True, str(res)
+
+
+def phi_grid_below(rho):
+    return sorted(set([-1.0, 0.0, rho / 2] + [rho * (1 - 1e-9)]) - {rho}) if rho > 0 else [-1.0]
+
+
+@pytest.mark.claim("OMM-L44")
+@pytest.mark.claim("OMM-T41")
+@pytest.mark.parametrize("p", [1.5, 3.0])
+def test_lemma44_and_theorem41_general_p(p):
+    """l_p, p ≠ 2: Lemma 4.4 through the round's own (u, z) and monotonicity; Theorem 4.1 with a numerical lower
+    bound on κ(r, φ) (certified "holds")."""
+    X, y = separable(1, T=60, gap=0.1)
+    res = run_check("OMM-L44", X, y, "omm-efficient", rho=0.6, p=p)
+    assert res.holds is True, str(res)
+    res = run_check("OMM-T41", X, y, "omm-efficient", rho=0.6, p=p, phis=[0.0, 0.3])
+    assert res.holds is True, str(res)
+
+
+@pytest.mark.claim("OMM-EX51")
+@given(c=st.floats(2.05, 30.0), rho=st.floats(0.0, 1.0), seq=st.lists(st.integers(0, 2), min_size=1, max_size=25))
+@settings(max_examples=40)
+def test_example51_main_claim_any_rho(c, rho, seq):
+    """c > 2, r = 2/c: at most two mistakes on any sequence over {z¹, z², z³}, for every ρ ∈ [0, 1]."""
+    P, L = ex51_points(c, 2 / c)
+    res = bounds.check("OMM-EX51", P[seq], L[seq], kernel="linear", learner="omm-efficient",
+                       params={"part": "omm", "c": c, "rho": rho})
+    assert res.holds is True, str(res)
+
+
+def test_certificate_history():
+    """final.history holds (t, v₊, v₋, γ_t) for γ_3 and after every update (γ = ‖v₊ − v₋‖/2); off with
+    keep_history=False."""
+    X, y = separable(9, T=60)
+    tr = learners.make("omm-efficient", rho=0.7).run(X, y)
+    hist = tr.final.history
+    assert len(hist) == 1 + int(np.count_nonzero(tr["upd"]))
+    for t_alg, vp, vm, g in hist:
+        assert g == pytest.approx(np.linalg.norm(vp - vm) / 2, rel=1e-12)
+    assert hist[0][0] == 3 and all(h[0] >= 4 for h in hist[1:])  # index of the γ_t they define
+    assert learners.make("omm-efficient", keep_history=False).run(X, y).final.history == []
