@@ -85,6 +85,9 @@ def _sequence_for(args, claim, kernel, params):
 
     if args.data and args.sequence:
         raise UsageError("give either --data or --sequence, not both")
+    if not args.data and not args.sequence and claim.default_sequence:
+        args.sequence = claim.default_sequence
+        print(f"# {claim.id}: no sequence given, using its construction --sequence {args.sequence}", file=sys.stderr)
     if args.data:
         return load(args.data)
     if args.sequence:

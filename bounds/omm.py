@@ -615,6 +615,7 @@ class Example51(Claim):
 
     id = "OMM-EX51"
     learners = ("omm-efficient", "omm-naive", "omm-conservative", "perceptron")
+    default_sequence = "ex51"
     needs_sequence = True  # the algebra part ignores the sequence (its witness carries a dummy one)
     unit_kernel = False
     claim_params = {"part": "omm", "c": 4.0, "r": None}

@@ -36,8 +36,8 @@ class ALDDeterminant(Claim):
 
     The learner's α_t comes from its incremental Cholesky factor (O(|S|²) per round); the calculator rebuilds S_t
     from the trace (the POMD phase only adds points) and computes the determinant ratio from scratch with
-    ``slogdet``. lhs = max_t |α_t − ratio_t| / κ(x_t, x_t), rhs = 0; the tolerance is 1e-8 · cond(K_{S∪{x}}) ·
-    machine epsilon-scaled (reported), since both sides lose digits as K_S becomes ill-conditioned."""
+    ``slogdet``. lhs = max_t |α_t − ratio_t| / κ(x_t, x_t), rhs = 0; the tolerance (reported) is
+    1e-9 + 64·ε_mach·max_t cond(K_{S_t∪{x_t}}), since both sides lose digits as K_S becomes ill-conditioned."""
 
     id = "ALD-DET"
     learners = ("pomd", "pomdr")

@@ -9,6 +9,10 @@ Tests that check a claim carry ``@pytest.mark.claim("ID")``; after a run, the ou
 from __future__ import annotations
 
 import os
+
+# pytest-xdist workers inherit this environment: one BLAS thread per worker (see the Makefile's test target).
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 from collections import defaultdict
 
 import pytest
