@@ -128,24 +128,32 @@ class OnlineLearner(ABC):
         self.reset()
         T = len(y)
         rec = self._rec = TraceRecorder(T)
+        self.log = rec.put  # the hot path: learners log straight into the recorder during the run
+        scores, kinds, sizes, norms, codes = rec.score, rec.kind, rec.size, rec.norm, rec._kind_codes
+        play, size, norm, labels = self._round, self.size, self.norm, y.tolist()
         last = start = time.monotonic()
         try:
             for i in range(T):
                 rec.t = i
                 self.t = i + 1
-                s, kind = self._round(i + 1, X[i], int(y[i]))
-                rec.score[i] = s
-                rec.y[i] = y[i]
-                rec.yhat[i] = self.sign(s)
-                rec.set_kind(kind)
-                rec.size[i] = self.size()
-                rec.norm[i] = self.norm()
-                if progress and time.monotonic() - last > 1.0:
+                s, kind = play(i + 1, X[i], labels[i])
+                scores[i] = s
+                code = codes.get(kind)
+                if code is None:
+                    rec.set_kind(kind)
+                else:
+                    kinds[i] = code
+                sizes[i] = size()
+                norms[i] = norm()
+                if progress and i % 256 == 0 and time.monotonic() - last > 1.0:
                     last = time.monotonic()
                     print(f"\r{self.name}: round {i + 1}/{T} ({(i + 1) / (last - start):.0f} rounds/s)",
                           end="", file=sys.stderr, flush=True)
         finally:
             self._rec = None
+            del self.log  # back to the class method (a no-op outside run)
+        rec.y[:] = y
+        rec.yhat[:] = np.where(scores > 0, 1, np.where(scores < 0, -1, self.zero_label))
         if progress and time.monotonic() - start > 1.0:
             print(file=sys.stderr)
         return Trace.from_recorder(rec, self.name, self.describe_params(), self.kernel.spec(), self.hypothesis())

@@ -53,7 +53,7 @@ class CKSBudgetPerceptron(ShrinkRemovePerceptron):
     variant of the kernel-based Perceptron"); the candidates are the old examples i ∈ I_t, like the greedy
     Forgetron of §7 that the text compares it with; the margin of i is y_i (f'_t − α_i κ(x_i, ·))(x_i) =
     y_i f'_t(x_i) − σ_{i,t} κ(x_i, x_i) (σ = 1 here). The largest margin is removed; ties go to the oldest. The
-    margin is logged as ``cks_margin``. Cost O(B²) per removal from the stored Gram matrix.
+    margin is logged as ``cks_margin``. Cost O(B) per removal from the expansion's maintained support values.
     """
 
     def __init__(self, kernel=None, B: int = 100):
@@ -67,6 +67,6 @@ class CKSBudgetPerceptron(ShrinkRemovePerceptron):
     def removal_slot(self, t: int) -> int:
         m = np.asarray(self.removal_margins(), float)
         m[self.new_slot] = -np.inf
-        j = int(np.lexsort((self.f.born, -m))[0])
+        j = self.argmin_oldest(-m)
         self.log("cks_margin", nm.scalar(m[j]))
         return j

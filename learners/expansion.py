@@ -48,6 +48,7 @@ class KernelExpansion:
         self._norm_sq = nm.scalar(0)
         self._ops = 0
         self._factor: GramFactor | None = None
+        self._fv = None  # f(x_i) at the support points, maintained once support_values() has been asked for
 
     # ------------------------------------------------------------------ views
     def __len__(self) -> int:
@@ -106,8 +107,14 @@ class KernelExpansion:
         return self.kernel.matrix(Xq, self.X) @ self.alpha
 
     def support_values(self) -> np.ndarray:
-        """f(x_i) at every support point, from the stored Gram matrix (no kernel evaluations)."""
-        return self.gram @ self.alpha
+        """f(x_i) at every support point (no kernel evaluations).
+
+        The first call computes Gα (O(n²)); from then on the values are maintained through every add, remove, scale
+        and set_coef in O(n) each (and recomputed with the norm's periodic refresh), so a learner that needs all the
+        support margins every round (greedy removal, CKS) pays O(n) instead of O(n²). Returns a copy."""
+        if self._fv is None or len(self._fv) != self._n:
+            self._fv = self.gram @ self.alpha if self._n else nm.empty(0)
+        return self._fv.copy()
 
     # ----------------------------------------------------------------- norms
     @property
@@ -127,8 +134,10 @@ class KernelExpansion:
         return max(a @ self.gram @ a, nm.scalar(0))
 
     def refresh(self) -> None:
-        """Recompute the incrementally maintained norm from scratch."""
+        """Recompute the incrementally maintained norm (and support values, if tracked) from scratch."""
         self._norm_sq = self.exact_norm_sq()
+        if self._fv is not None:
+            self._fv = self.gram @ self.alpha if self._n else nm.empty(0)
         self._ops = 0
 
     def inner(self, other: "KernelExpansion") -> float:
@@ -198,6 +207,11 @@ class KernelExpansion:
         self._G[n, n] = kxx
         self._n = n + 1
         self._norm_sq += 2 * coef * fx + coef * coef * kxx
+        if self._fv is not None:
+            fv = np.empty(n + 1, dtype=self._fv.dtype)
+            fv[:n] = self._fv + coef * row if n else self._fv
+            fv[n] = fx + coef * kxx
+            self._fv = fv
         self._ops += 1
         if self._factor is not None:
             try:
@@ -212,9 +226,14 @@ class KernelExpansion:
         if not 0 <= i < n:
             raise IndexError(f"support slot {i} out of range for {n} points")
         x, a, b, lab = self._X[i].copy(), self._alpha[i], int(self._born[i]), float(self._label[i])
-        f_xi = self._G[i, :n] @ self._alpha[:n]
+        fv = self._fv
+        f_xi = fv[i] if fv is not None else self._G[i, :n] @ self._alpha[:n]
         self._norm_sq += -2 * a * f_xi + a * a * self._kdiag[i]
         last = n - 1
+        if fv is not None:
+            fv -= a * self._G[i, :n]
+            fv[i] = fv[last]
+            self._fv = fv[:last]
         if i != last:
             self._X[i] = self._X[last]
             for arr in (self._alpha, self._born, self._label, self._kdiag):
@@ -243,21 +262,27 @@ class KernelExpansion:
         self._G[:m, :m] = self._G[np.ix_(keep, keep)]
         self._n = m
         self._factor = None
+        if self._fv is not None:
+            self._fv = nm.empty(0)  # recomputed by refresh() below
         self.refresh()
 
     def scale(self, c: float) -> None:
         """f ← c f."""
         self._alpha[: self._n] *= c
         self._norm_sq *= c * c
+        if self._fv is not None:
+            self._fv *= c
 
     def set_coef(self, i: int, value: float) -> None:
         """α_i ← value, keeping ‖f‖ up to date in O(n)."""
         delta = value - self._alpha[i]
         if delta == 0:
             return
-        f_xi = self._G[i, : self._n] @ self._alpha[: self._n]
+        f_xi = self._fv[i] if self._fv is not None else self._G[i, : self._n] @ self._alpha[: self._n]
         self._norm_sq += 2 * delta * f_xi + delta * delta * self._kdiag[i]
         self._alpha[i] = value
+        if self._fv is not None:
+            self._fv += delta * self._G[i, : self._n]
         self._ops += 1
 
     def set_alpha(self, alpha: np.ndarray) -> None:

@@ -132,6 +132,13 @@ class ShrinkRemovePerceptron(KernelLearner):
         """y_i f(x_i) for support slot i under the current hypothesis (one Gram row, O(n))."""
         return self.f.label[i] * (self.f.gram[i] @ self.f.alpha)
 
+    def argmin_oldest(self, values: Any) -> int:
+        """The support slot with the smallest value, ties broken towards the oldest example (smallest insertion
+        round): the tie rule of the removal heuristics (greedy, CKS). O(B)."""
+        v = np.asarray(values, float)
+        ties = np.flatnonzero(v == v.min())
+        return int(ties[0]) if len(ties) == 1 else int(ties[np.argmin(self.f.born[ties])])
+
     # ---------------------------------------------------------------- hooks
     def shrink_coefficient(self, t: int, slot: "int | None") -> Any:
         """φ_t; the default never shrinks (Remove-Oldest Perceptron)."""

@@ -103,14 +103,15 @@ class GreedyForgetron(_SelfTunedShrink):
     """Greedy-removal Forgetron (001 §7, eq. 52): remove the old active example of least damage Ψ(σ_{i,t},
     y_i f'_t(x_i)) when that damage is ≤ 15/32 (then φ_t = 1), otherwise the oldest, with φ_t of eq. (42).
 
-    Cost: the margins y_i f'_t(x_i) of the whole active set come from the stored Gram matrix, O(B²) per removal
-    round and no extra kernel evaluation (the "more sophisticated implementation" of §8).
+    Cost: the margins y_i f'_t(x_i) of the whole active set come from the expansion's incrementally maintained
+    support values, O(B) per removal round and no extra kernel evaluation (the "more sophisticated implementation"
+    of §8).
     """
 
     def removal_slot(self, t: int) -> int:
         crit = self.removal_criterion()
         crit[self.new_slot] = np.inf
-        j = int(np.lexsort((self.f.born, np.asarray(crit, float)))[0])
+        j = self.argmin_oldest(crit)
         self.log("Psi_min", crit[j])
         greedy = bool(crit[j] <= FIFTEEN_32)
         self.log("greedy", greedy)

@@ -104,7 +104,9 @@ class Gaussian(Kernel):
 
     def row(self, x, X):
         diff = X - x
-        return nm.exp(nm.rowdot(diff, diff) * (-0.5 / self.sigma**2))
+        if diff.dtype == object:
+            return nm.exp(nm.rowdot(diff, diff) * (-0.5 / self.sigma**2))
+        return np.exp(np.einsum("ij,ij->i", diff, diff) * (-0.5 / self.sigma**2))
 
     def diag(self, X):
         return nm.full(len(X), 1)

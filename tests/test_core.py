@@ -47,12 +47,15 @@ def test_kernel_spec_errors(bad):
 
 @given(st.lists(st.tuples(st.sampled_from(["add", "remove", "scale", "set"]), st.floats(-2, 2),
                           st.integers(0, 10**6)), min_size=1, max_size=60),
-       st.sampled_from(KERNELS))
-def test_expansion_incremental_norm_and_values_match_direct(ops, spec):
-    """After any sequence of add/remove/scale/set_coef, ‖f‖², f(x) and the Gram matrix equal a direct computation."""
+       st.sampled_from(KERNELS), st.booleans())
+def test_expansion_incremental_norm_and_values_match_direct(ops, spec, track):
+    """After any sequence of add/remove/scale/set_coef, ‖f‖², f(x), the Gram matrix and the support values equal a
+    direct computation (``track``: support values maintained incrementally from the start)."""
     k = learners.parse_kernel(spec)
     rng = np.random.default_rng(len(ops))
     f = KernelExpansion(k, capacity=2)
+    if track:
+        f.support_values()
     for op, a, r in ops:
         if op == "add" or len(f) == 0:
             f.add(rng.normal(size=3) / 2, a)

@@ -82,7 +82,7 @@ def test_norm_is_maintained_exactly():
 
 # -------------------------------------------------------------------------------------------------- OGD-T1
 @pytest.mark.claim("OGD-T1")
-@few(12)
+@few(20)
 @given(sequences, st.sampled_from([0.0, 0.01, 0.2]), st.sampled_from([0.05, 0.5, 2.0]))
 def test_ogd_theorem1(seq, lam, eta):
     X, y = seq
@@ -224,6 +224,19 @@ def test_bogd_theorem4():
     assert r.holds is True, str(r)
     assert r.terms["H weight"] == pytest.approx((1 - 0.2) ** 2 / (1.0 * 16))
     assert r.terms["mean"] == pytest.approx(r.terms["mean loss"] + r.terms["H weight"] * r.terms["mean sum H"])
+
+
+@pytest.mark.claim("BOGD-E14")
+@pytest.mark.claim("BOGD-T3")
+@few(6)
+@given(sequences, st.integers(2, 6), st.floats(0, 1), st.sampled_from([1.0, 2.0]))
+def test_uncapped_regime_holds(seq, B, u, gamma):
+    """γ ≥ L and 1/B ≤ λη ≤ ½: the cap never binds, and Thm 3's bound holds for every f ∈ H (eq. 14's premise)."""
+    X, y = seq
+    le = 1 / B + u * (0.5 - 1 / B)
+    r = bounds.check("BOGD-E14", X, y, kernel=GAUSS, learner="bogd",
+                     params=dict(B=B, lam=le, eta=1.0, gamma=gamma, seeds=6))
+    assert r.holds is True, str(r)
 
 
 def test_expectation_preconditions():

@@ -123,7 +123,7 @@ def test_alignment_definition_and_profile():
 
 # ----------------------------------------------------------------------------------------------- invariants
 @pytest.mark.claim("ALD-DET")
-@few(6)
+@few(10)
 @given(sequences, st.sampled_from([0.5, 1.0]), st.sampled_from([0.3, 1.0, 3.0]))
 def test_ald_determinant(seq, zeta, sigma):
     X, y = seq
@@ -219,7 +219,7 @@ def test_window_deltas_match_learner():
 # ----------------------------------------------------------------------------------------------- regret
 @pytest.mark.claim("POM-T2")
 @pytest.mark.claim("POM-C1")
-@few(8)
+@few(12)
 @given(sequences, st.sampled_from([0.3, 1.0, 4.0]), st.sampled_from([1, 15]))
 def test_regret_bounds(seq, U, M):
     X, y = seq
