@@ -15,12 +15,11 @@ c_L·L + c_s·‖f‖² (which has no linear term, hence this local extension):
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
 from .base import Claim, Context
-from .oracle import HingeOracle, against_comparators, hinge
+from .oracle import HingeOracle, against_comparators, hinge, solve
 from .registry import claim
 
 REL = 1e-12  # relative tolerance when matching a learner parameter to the value a theorem prescribes
@@ -76,14 +75,8 @@ def tilted_min(oracle: HingeOracle, g: np.ndarray, U: float, a_hint: np.ndarray 
     prob = cp.Problem(cp.Minimize(cp.sum(xi) - Rg @ z), cons)
     lowers = [dual(a_hint)] if a_hint is not None else []
     comp = oracle.comparator(np.zeros(r))
-    for solver in ("CLARABEL", "SCS"):
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                prob.solve(solver=solver)
-        except (cp.error.SolverError, ValueError):
-            continue
-        if prob.status in ("optimal", "optimal_inaccurate") and z.value is not None:
+    for _ in solve(prob):
+        if z.value is not None:
             c = oracle.comparator(np.asarray(z.value))
             comp = oracle.scaled(c, U) if c.norm > U else c
             if margin.dual_value is not None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterator
 
 import numpy as np
 
@@ -72,6 +72,35 @@ class OracleResult:
                 **self.comparator.describe(), **({"notes": self.notes} if self.notes else {})}
 
 
+# Tight interior-point tolerances: the certificates must be accurate well below the verdicts' 1e-9 tolerance, or
+# genuinely tight bounds (lhs = min rhs) come out inconclusive. SCS (first order) is the fallback.
+SOLVERS = (("CLARABEL", {"tol_gap_abs": 1e-12, "tol_gap_rel": 1e-12, "tol_feas": 1e-12, "max_iter": 400}),
+           ("SCS", {"eps_abs": 1e-9, "eps_rel": 1e-9, "max_iters": 200000}))
+
+
+def solve(prob, notes: "list | None" = None) -> Iterator[str]:
+    """Solve a cvxpy problem with Clarabel, then SCS as the fallback.
+
+    A generator: after each solver that returns an optimal (or optimal-inaccurate) status it yields that solver's
+    label, so the caller reads the variables and duals and ``break``s once satisfied, or continues to try the next
+    solver. Failures and other statuses are appended to ``notes``."""
+    import cvxpy as cp
+
+    notes = [] if notes is None else notes
+    for name, opts in SOLVERS:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                prob.solve(solver=name, **opts)
+        except (cp.error.SolverError, ValueError) as exc:
+            notes.append(f"{name} failed: {exc}")
+            continue
+        if prob.status in ("optimal", "optimal_inaccurate"):
+            yield f"{name} ({prob.status})"
+        else:
+            notes.append(f"{name} status {prob.status}")
+
+
 def hinge(values: np.ndarray, y: np.ndarray) -> float:
     """L_T(f) = Σ_t max{0, 1 − y_t f(x_t)}."""
     return float(np.maximum(0.0, 1.0 - y * values).sum())
@@ -81,10 +110,6 @@ class HingeOracle:
     """Offline comparator problems for one sequence (X, y) and kernel."""
 
     EIG_RTOL = 1e-10
-    # Tight interior-point tolerances: the certificate must be accurate well below the verdicts' 1e-9 tolerance,
-    # or genuinely tight bounds (lhs = min rhs) come out inconclusive. SCS (first order) is the fallback.
-    SOLVERS = (("CLARABEL", {"tol_gap_abs": 1e-12, "tol_gap_rel": 1e-12, "tol_feas": 1e-12, "max_iter": 400}),
-               ("SCS", {"eps_abs": 1e-9, "eps_rel": 1e-9, "max_iters": 200000}))
 
     def __init__(self, X: np.ndarray, y: np.ndarray, kernel: "Kernel | str"):
         self.kernel = parse_kernel(kernel)
@@ -153,27 +178,19 @@ class HingeOracle:
             cons.append(cp.norm(z, 2) <= U)
         prob = cp.Problem(cp.Minimize(c_L * cp.sum(xi) + c_s * cp.sum_squares(z)), cons)
         best = None
-        for solver, opts in self.SOLVERS:
-            try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    prob.solve(solver=solver, **opts)
-            except (cp.error.SolverError, ValueError) as exc:  # try the fallback
-                notes.append(f"{solver} failed: {exc}")
+        for label in solve(prob, notes):
+            if z.value is None:
                 continue
-            if prob.status in ("optimal", "optimal_inaccurate") and z.value is not None:
-                comp = self.comparator(np.asarray(z.value))
-                if comp.norm > U:
-                    comp = self.scaled(comp, U)
-                value = c_L * comp.loss + c_s * comp.norm**2
-                lower = self.dual_value(margin.dual_value, c_L, c_s, U) if margin.dual_value is not None else -math.inf
-                res = OracleResult(value, min(lower, value), comp, f"{solver} ({prob.status})", list(notes))
-                if best is None or res.gap < best.gap:
-                    best = res
-                if prob.status == "optimal" and res.gap <= 1e-6 * max(1.0, abs(value)):
-                    break
-            else:
-                notes.append(f"{solver} status {prob.status}")
+            comp = self.comparator(np.asarray(z.value))
+            if comp.norm > U:
+                comp = self.scaled(comp, U)
+            value = c_L * comp.loss + c_s * comp.norm**2
+            lower = self.dual_value(margin.dual_value, c_L, c_s, U) if margin.dual_value is not None else -math.inf
+            res = OracleResult(value, min(lower, value), comp, label, list(notes))
+            if best is None or res.gap < best.gap:
+                best = res
+            if label.endswith("(optimal)") and res.gap <= 1e-6 * max(1.0, abs(value)):
+                break
         if best is None:
             raise OracleError("; ".join(notes) or "no solver returned a solution")
         return best

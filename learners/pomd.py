@@ -43,7 +43,6 @@ from collections import deque
 
 import numpy as np
 
-from . import numeric as nm
 from .base import KernelLearner
 from .registry import register
 
