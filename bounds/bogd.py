@@ -22,9 +22,7 @@ H ⊇ Ω(ηγ) (both valid for Ω).
 """
 from __future__ import annotations
 
-import contextlib
 import math
-import warnings
 
 import numpy as np
 from scipy import stats
@@ -32,7 +30,7 @@ from scipy import stats
 from learners import numeric as nm
 
 from .base import Claim, ClaimResult, Context, tolerance
-from .oracle import HingeOracle, against_comparators, hinge
+from .oracle import HingeOracle, against_comparators, hinge, solve
 from .registry import claim
 
 MC_PARAMS = {"seeds": 30, "confidence": 0.95}
@@ -102,13 +100,7 @@ def omega_comparator(X, y, kernel, c_s: float, cap: float, oracle: HingeOracle |
     prob = cp.Problem(cp.Minimize(cp.sum(xi) + c_s * cp.sum_squares(z)),
                       [xi >= 0, margin_con, beta >= 0, beta <= cap])
     b0, a = np.zeros(T), np.zeros(T)
-    for solver in ("CLARABEL", "SCS"):
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                prob.solve(solver=solver)
-        except (cp.error.SolverError, ValueError):
-            continue
+    for _ in solve(prob):
         if beta.value is not None:
             b0 = np.clip(np.asarray(beta.value, float), 0.0, cap)
             if margin_con.dual_value is not None:
@@ -128,21 +120,9 @@ def omega_comparator(X, y, kernel, c_s: float, cap: float, oracle: HingeOracle |
                                       "support": int(np.count_nonzero(b0)), "cap": cap, "certified_lower": lower}
 
 
-@contextlib.contextmanager
-def _float64():
-    """The comparator oracles are float64 (cvxpy, LAPACK); inside a high-precision replay they still run in float64
-    (only the learner's side is replayed at high precision), which the reported tolerance covers."""
-    old = nm._MP
-    nm._MP = False
-    try:
-        yield
-    finally:
-        nm._MP = old
-
-
 def _comparator_side(ctx: Context, c_s: float, cap: float | None) -> tuple[float, float, dict]:
     """(value at the explicit comparator, certified lower bound, description) of min L_T(f) + c_s‖f‖²."""
-    with _float64():
+    with nm.float64():  # the oracles are float64 (cvxpy, LAPACK): only the learner's side replays at high precision
         return _comparator_side_f64(ctx, c_s, cap)
 
 

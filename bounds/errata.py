@@ -6,7 +6,9 @@ side is beaten. ``replay`` re-runs it in float64 and then in mpmath (learners.nu
 is *confirmed* only when both runs violate the printed statement.
 
 An **erratum** is a witness file in ``bounds/witnesses/`` whose JSON carries an ``"erratum"`` object:
-``{"printed": the statement as printed, "cause": one paragraph, "corrected": the corrected statement or null}``.
+``{"printed": the statement as printed, "cause": one paragraph, "corrected": the corrected statement or null}`` and,
+for a typo whose printed form cannot be made to fail (it is ill-posed or vacuous), ``"violates": false``: its witness
+then illustrates the statement rather than violating it, and its test checks the corrected statement.
 The registry is simply every such file, so a new finding needs no edit of shared code. Its test (tests/) asserts the
 witness still violates the printed statement and, where a correction is known, that the corrected one holds.
 """
@@ -126,8 +128,19 @@ class Replay:
     witness: Witness
     float_result: Any
     mp_result: Any = None
-    confirmed: bool | None = None
+    confirmed: bool | None = None  # True: violated in float64 and mpmath; False: no violation; None: float64 only
     detail: list = field(default_factory=list)
+
+    @property
+    def status(self) -> str:
+        """One line for reports: how far the violation is confirmed."""
+        if self.confirmed:
+            return "violation confirmed at high precision"
+        if self.confirmed is None:
+            return "violation in float64; " + "; ".join(self.detail)
+        if self.witness.erratum and self.witness.erratum.get("violates") is False:
+            return "typo erratum: the printed form does not fail on the witness (see the cause)"
+        return "NOT confirmed: " + "; ".join(self.detail)
 
     def summary(self) -> dict:
         f = self.float_result

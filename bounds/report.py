@@ -19,6 +19,42 @@ from pathlib import Path
 NOTEBOOK_DIR = Path(__file__).resolve().parent.parent / "notebooks"
 
 
+class Fragment:
+    """What a report notebook writes: a Markdown fragment ``<stem>.md`` and its PNG plots in the report folder.
+
+    >>> nb = Fragment("forgetron", "The Forgetron (paper 001)")    # doctest: +SKIP
+    >>> nb.md += ["## FGT-T2", "", nb.figure(fig, "fgt_t2.png"), ""]; nb.write()
+
+    ``quick`` is True under ``BOUNDLAB_QUICK=1`` (the CI smoke test: shrink every size); ``out`` is
+    ``BOUNDLAB_REPORT_DIR`` (the current folder when the notebook is run by hand).
+    """
+
+    def __init__(self, stem: str, title: str):
+        self.stem = stem
+        self.quick = os.environ.get("BOUNDLAB_QUICK", "0") == "1"
+        self.out = Path(os.environ.get("BOUNDLAB_REPORT_DIR", "."))
+        self.out.mkdir(parents=True, exist_ok=True)
+        self.md: list[str] = [f"# {title}", ""]
+        self._t0 = time.monotonic()
+
+    def figure(self, fig, name: str, dpi: int = 110) -> str:
+        """Save ``fig`` as ``name`` in the report folder, close it, and return its Markdown link."""
+        import matplotlib.pyplot as plt
+
+        fig.tight_layout()
+        fig.savefig(self.out / name, dpi=dpi)
+        plt.close(fig)
+        return f"![]({name})"
+
+    def write(self) -> Path:
+        """Append the run time and write ``<stem>.md``."""
+        secs = time.monotonic() - self._t0
+        self.md += ["", f"_Notebook run time: {secs:.0f} s{' (quick sizes)' if self.quick else ''}._", ""]
+        path = self.out / f"{self.stem}.md"
+        path.write_text("\n".join(self.md))
+        return path
+
+
 class ReportError(RuntimeError):
     """At least one notebook failed; the report was still written."""
 
@@ -43,6 +79,8 @@ def execute(path: Path, out: Path, quick: bool, timeout: int = 1200) -> tuple[bo
     os.environ["BOUNDLAB_REPORT_DIR"] = str(out)
     os.environ["BOUNDLAB_QUICK"] = "1" if quick else "0"
     os.environ.setdefault("MPLBACKEND", "Agg")
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # small matrices on 2 cores
+        os.environ.setdefault(var, "1")
     t0 = time.monotonic()
     try:
         NotebookClient(nb, timeout=timeout, kernel_name="python3",
@@ -82,7 +120,7 @@ def _errata_section() -> list[str]:
         e = w.erratum
         try:
             rep = replay(w)
-            status = "confirmed at high precision" if rep.confirmed else f"NOT confirmed ({'; '.join(rep.detail)})"
+            status = rep.status
             fr = rep.float_result
             nums = f"lhs = {fr.lhs:.6g}, rhs = {fr.rhs:.6g}"
         except Exception as exc:  # noqa: BLE001

@@ -37,6 +37,18 @@ def high_precision(dps: int = 50):
         _MP, mpmath.mp.dps = old, old_dps
 
 
+@contextlib.contextmanager
+def float64():
+    """Leave a ``high_precision`` block for the duration (e.g. for a cvxpy oracle that only works in float64)."""
+    global _MP
+    old = _MP
+    _MP = False
+    try:
+        yield
+    finally:
+        _MP = old
+
+
 _mpf_vec = np.frompyfunc(lambda v: mpmath.mpf(v), 1, 1)
 _exp_vec = np.frompyfunc(mpmath.exp, 1, 1)
 _log_vec = np.frompyfunc(mpmath.log, 1, 1)

@@ -30,8 +30,6 @@
 # |M_T|/rhs for those two are lower estimates. Everything goes through the library.
 
 # %%
-import os
-import time
 from pathlib import Path
 
 import matplotlib
@@ -42,19 +40,17 @@ import numpy as np  # noqa: E402
 
 import adversaries  # noqa: E402
 import bounds  # noqa: E402
+from bounds.report import Fragment  # noqa: E402
 import learners  # noqa: E402
 from bounds import errata  # noqa: E402
 from bounds.base import PreconditionError  # noqa: E402
 from bounds.oracle import HingeOracle  # noqa: E402
 
-QUICK = os.environ.get("BOUNDLAB_QUICK", "0") == "1"
-OUT = Path(os.environ.get("BOUNDLAB_REPORT_DIR", "."))
-OUT.mkdir(parents=True, exist_ok=True)
+nb = Fragment("ahpatron", "AVP and Ahpatron (paper 000)")
+QUICK, OUT, md = nb.quick, nb.out, nb.md
 KERNEL = "gaussian:sigma=1"
 SEQ = "noisy:d=5,noise=0.1"
 T_MAX = 150 if QUICK else 500
-md = ["# AVP and Ahpatron (paper 000)", ""]
-t_start = time.monotonic()
 
 
 def comparator(oracle, U):
@@ -136,8 +132,7 @@ ax.set_xscale("log", base=2)
 ax.set_xlabel("budget B")
 ax.set_ylabel("mistakes")
 ax.legend(fontsize=8)
-fig.tight_layout()
-fig.savefig(OUT / "ahpatron_vs_B.png", dpi=110)
+nb.figure(fig, "ahpatron_vs_B.png")
 md += ["![](ahpatron_vs_B.png)", ""]
 
 # %% [markdown]
@@ -166,8 +161,7 @@ ax.plot([r["T"] for r in rows_T], [r["M_t6"] for r in rows_T], "kv:", label="|M_
 ax.set_xlabel("T")
 ax.set_ylabel("mistakes")
 ax.legend(fontsize=8)
-fig.tight_layout()
-fig.savefig(OUT / "ahpatron_vs_T.png", dpi=110)
+nb.figure(fig, "ahpatron_vs_T.png")
 md += ["![](ahpatron_vs_T.png)", ""]
 
 # %% [markdown]
@@ -214,8 +208,7 @@ ax.set_yscale("symlog")
 ax.set_xlabel("budget B")
 ax.set_ylabel("halvings")
 ax.legend(fontsize=8)
-fig.tight_layout()
-fig.savefig(OUT / "ahpatron_lemma1.png", dpi=110)
+nb.figure(fig, "ahpatron_lemma1.png")
 md += ["![](ahpatron_lemma1.png)", ""]
 
 # %% [markdown]
@@ -227,6 +220,5 @@ for w in errata.errata():
     if w.claim.startswith(("AHP", "AVP", "ACG")):
         md += [f"* **{w.claim}** (`{Path(w.source_path).name}`): {w.erratum['cause']}",
                f"  Corrected: {w.erratum['corrected']}"]
-md += ["", f"_Notebook run time: {time.monotonic() - t_start:.0f} s{' (quick mode)' if QUICK else ''}._", ""]
-(OUT / "ahpatron.md").write_text("\n".join(md))
+nb.write()
 print("\n".join(md))

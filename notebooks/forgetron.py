@@ -24,9 +24,6 @@
 # Everything goes through the library (adversaries.make_sequence, bounds.check, bounds.errata).
 
 # %%
-import os
-import time
-from pathlib import Path
 
 import matplotlib
 
@@ -36,14 +33,12 @@ import numpy as np  # noqa: E402
 
 import adversaries  # noqa: E402
 import bounds  # noqa: E402
+from bounds.report import Fragment  # noqa: E402
 from bounds import errata  # noqa: E402
 
-QUICK = os.environ.get("BOUNDLAB_QUICK", "0") == "1"
-OUT = Path(os.environ.get("BOUNDLAB_REPORT_DIR", "."))
-OUT.mkdir(parents=True, exist_ok=True)
 KERNEL = "gaussian:sigma=1"
-md = ["# The Forgetron (paper 001)", ""]
-t_start = time.monotonic()
+nb = Fragment("forgetron", "The Forgetron (paper 001)")
+QUICK, OUT, md = nb.quick, nb.out, nb.md
 
 # %% [markdown]
 # ## 1. Theorems 2 and 3: observed mistakes against the bound
@@ -78,9 +73,7 @@ for ax, cid in zip(axes, CLAIMS):
     ax.set_yscale("log")
     ax.legend(fontsize=7)
 axes[0].set_ylabel("mistakes")
-fig.tight_layout()
-fig.savefig(OUT / "forgetron_bounds.png", dpi=110)
-plt.close(fig)
+nb.figure(fig, "forgetron_bounds.png")
 
 md += ["## FGT-T2 and FGT-T3: mistakes against the bound", "",
        "Sequence: §8 synthetic set, 10% label noise, seed 0, prefixes of length T; Gaussian kernel σ = 1 "
@@ -129,9 +122,7 @@ ax.set_xticks(xs)
 ax.set_xticklabels([k.replace("synth ", "") for k in labels], rotation=75, fontsize=6)
 ax.set_ylabel("online error (%)")
 ax.legend()
-fig.tight_layout()
-fig.savefig(OUT / "forgetron_table81.png", dpi=110)
-plt.close(fig)
+nb.figure(fig, "forgetron_table81.png")
 
 md += ["## Table 8.1, synthetic rows (FGT-TAB)", "",
        f"{REPS} set(s) of {TT} examples per noise rate (paper: 100 sets of 10,000), Gaussian kernel σ = 1, "
@@ -174,6 +165,5 @@ else:
             cell = [str(e.get(k) or "—").replace("|", "\\|").replace("\n", " ") for k in ("printed", "cause",
                                                                                          "corrected")]
             md.append(f"| {cid} | {w.learner or '—'} | {cell[0]} | {cell[1]} | {cell[2]} | `{p.name}` |")
-md += ["", f"_Notebook run time: {time.monotonic() - t_start:.0f} s{' (quick)' if QUICK else ''}._", ""]
-(OUT / "forgetron.md").write_text("\n".join(md))
+nb.write()
 print("\n".join(md[-8:]))

@@ -25,13 +25,7 @@
 # Everything goes through the library (learners.make, adversaries.make_sequence, bounds.check, bounds.errata).
 
 # %%
-import os
 import time
-from pathlib import Path
-
-# one BLAS thread: the timings of section 4 are per-round costs, not a measure of the machine's thread scheduler
-for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_var, "1")
 
 import matplotlib
 
@@ -41,16 +35,14 @@ import numpy as np  # noqa: E402
 
 import adversaries  # noqa: E402
 import bounds  # noqa: E402
+from bounds.report import Fragment  # noqa: E402
 import learners  # noqa: E402
 from bounds import errata  # noqa: E402
 from bounds.alignment import alignment_profile  # noqa: E402
 
-QUICK = os.environ.get("BOUNDLAB_QUICK", "0") == "1"
-OUT = Path(os.environ.get("BOUNDLAB_REPORT_DIR", "."))
-OUT.mkdir(parents=True, exist_ok=True)
 KERNEL = "gaussian:sigma=1"
-md = ["# Gradient-descent learners (papers 002 and 003)", ""]
-t_start = time.monotonic()
+nb = Fragment("gradient", "Gradient-descent learners (papers 002 and 003)")
+QUICK, OUT, md = nb.quick, nb.out, nb.md
 
 
 def fmt(v, nd=4):
@@ -103,8 +95,7 @@ ax[1].plot(tt, np.sqrt(tt), label="√t")
 ax[1].plot(tt, tt, ":", label="t")
 ax[1].set_xscale("log"), ax[1].set_yscale("log"), ax[1].set_xlabel("t"), ax[1].legend()
 ax[1].set_title("A_t beside √t")
-fig.tight_layout()
-fig.savefig(OUT / "gradient_regret.png", dpi=110)
+nb.figure(fig, "gradient_regret.png")
 md += ["", "![](gradient_regret.png)", "",
        f"On this noisy sequence A_T grows linearly (A_{max(Ts)} = {fmt(A_prof[-1])} against √T = "
        f"{fmt(np.sqrt(max(Ts)))}), so the O(U√A_T) bound is of order √T·U here, not better.", ""]
@@ -144,8 +135,7 @@ for k, (spec, decay) in enumerate((("spectral-exp:r=0.5,d=60", "exp"), ("spectra
     ax[k].plot(t, [a["poly"] for a in sel], ":", label="e (R₀/α)^{1/p}")
     ax[k].set_xscale("log"), ax[k].set_yscale("log"), ax[k].set_xlabel("T"), ax[k].legend(fontsize=8)
     ax[k].set_title(f"{decay} decay ({spec})")
-fig.tight_layout()
-fig.savefig(OUT / "gradient_ald.png", dpi=110)
+nb.figure(fig, "gradient_ald.png")
 md += ["", "![](gradient_ald.png)", ""]
 
 # %% [markdown]
@@ -183,8 +173,7 @@ for cid, style in (("BOGD-T3", "-o"), ("BOGD-T4", "--s")):
                 label=f"{cid} random side")
     ax.plot(t, [b["rhs"] for b in sel], style, alpha=0.4, label=f"{cid} bound")
 ax.set_xlabel("T"), ax.legend(fontsize=8), ax.set_title("BOGD / BOGD++ against Theorems 3-4")
-fig.tight_layout()
-fig.savefig(OUT / "gradient_bogd.png", dpi=110)
+nb.figure(fig, "gradient_bogd.png")
 md += ["", "![](gradient_bogd.png)", ""]
 
 # %% [markdown]
@@ -226,8 +215,7 @@ ax.loglog(mid, med * 1e6, "-o", label="median per |S| bin")
 ax.loglog(mid, med[-1] * 1e6 * (mid / mid[-1]) ** 2, ":", label="∝ |S|²")
 ax.loglog(mid, med[-1] * 1e6 * (mid / mid[-1]) ** 3, "--", label="∝ |S|³")
 ax.set_xlabel("|S|"), ax.set_ylabel("µs per round"), ax.legend(fontsize=8)
-fig.tight_layout()
-fig.savefig(OUT / "gradient_ald_speed.png", dpi=110)
+nb.figure(fig, "gradient_ald_speed.png")
 md += ["## Cost of the ALD step", "",
        f"POMD on {T_sp} rounds (d = 20, Gaussian σ = 4, ζ = 1), final |S| = {len(pm.f)}; {int(tested.sum())} rounds "
        f"ran the ALD test. Median µs per such round by |S|; log-log slope over |S| ≥ {int(mid.max() / 8)} = "
@@ -287,6 +275,5 @@ for path in sorted(errata.WITNESS_DIR.glob("*.json")):
         rep = errata.replay(path)
         md += [f"* **{w.claim}** (`{path.name}`, replay confirmed: {rep.confirmed}): {w.erratum['cause']}",
                f"  Corrected: {w.erratum['corrected']}"]
-md += ["", f"_Notebook run time: {time.monotonic() - t_start:.0f} s (quick = {QUICK})._"]
-(OUT / "gradient.md").write_text("\n".join(md) + "\n")
+nb.write()
 print("\n".join(md))

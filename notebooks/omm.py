@@ -27,9 +27,6 @@
 
 # %%
 import math
-import os
-import time
-from pathlib import Path
 
 import matplotlib
 
@@ -39,6 +36,7 @@ import numpy as np  # noqa: E402
 
 import adversaries  # noqa: E402
 import bounds  # noqa: E402
+from bounds.report import Fragment  # noqa: E402
 import learners  # noqa: E402
 from adversaries import realdata  # noqa: E402
 from bounds import errata  # noqa: E402
@@ -46,11 +44,8 @@ from bounds import omm_kappa as K  # noqa: E402
 from bounds.omm import gamma3, m_count  # noqa: E402
 from bounds.maxmargin import geometry  # noqa: E402
 
-QUICK = os.environ.get("BOUNDLAB_QUICK", "0") == "1"
-OUT = Path(os.environ.get("BOUNDLAB_REPORT_DIR", "."))
-OUT.mkdir(parents=True, exist_ok=True)
-md = ["# Online maximum margin (paper 004)", ""]
-t_start = time.monotonic()
+nb = Fragment("omm", "Online maximum margin (paper 004)")
+QUICK, OUT, md = nb.quick, nb.out, nb.md
 
 # %% [markdown]
 # ## 1. m(φ) against Theorem 4.1 and the §5.1 display
@@ -89,9 +84,7 @@ ax.set_yscale("log")
 ax.set_xlabel("r = D/γ*")
 ax.set_ylabel("m(φ) (0 plotted at 0.5)")
 ax.legend(fontsize=6, ncol=2)
-fig.tight_layout()
-fig.savefig(OUT / "omm_mphi.png", dpi=110)
-plt.close(fig)
+nb.figure(fig, "omm_mphi.png")
 
 md += ["## OMM-T41 and OMM-S51: m(φ) against the bounds", "",
        f"`two-clusters:T={T1},d=3,D=r,shift=20` (γ* = 1, r = D exactly), e-OMM with ρ = 1, l_2. "
@@ -133,9 +126,7 @@ ax.set_xscale("log")
 ax.set_yscale("log")
 ax.set_xlabel("c")
 ax.legend(fontsize=7)
-fig.tight_layout()
-fig.savefig(OUT / "omm_ex51.png", dpi=110)
-plt.close(fig)
+nb.figure(fig, "omm_ex51.png")
 md += ["## OMM-EX51: Example 5.1", "",
        "Alternating z¹, z³ for t ≤ m, r = 2/c. The Perceptron *updates* at every t ≤ m, but at odd t its score is "
        "exactly 0 and the label +1, so with the paper's sign(0) = +1 only ⌊m/2⌋ are prediction mistakes "
@@ -225,6 +216,5 @@ for cid, paths in files.items():
         e = w.erratum
         c3 = [str(e.get(k) or "—").replace("|", "\\|").replace("\n", " ") for k in ("printed", "cause", "corrected")]
         md.append(f"| {cid} | {w.learner or '—'} | {c3[0]} | {c3[1]} | {c3[2]} | `{p.name}` |")
-md += ["", f"_Notebook run time: {time.monotonic() - t_start:.0f} s{' (quick)' if QUICK else ''}._", ""]
-(OUT / "omm.md").write_text("\n".join(md))
+nb.write()
 print("\n".join(md[-6:]))
