@@ -231,6 +231,9 @@ def main(argv: list[str] | None = None) -> int:
     except ReportError as exc:
         print(f"boundlab report: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # output piped into head & co.: stop quietly, as command-line tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":
