@@ -9,13 +9,13 @@ Every module of the ``adversaries`` package is imported on first lookup, so a ne
 """
 from __future__ import annotations
 
-import importlib
-import inspect
-import pkgutil
+import math
 from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
+
+from learners.registry import import_submodules
 
 
 @dataclass(frozen=True)
@@ -58,18 +58,27 @@ def sequence(name: str, description: str, adaptive: bool = False, kernel: str | 
 
 def _load_all() -> None:
     global _LOADED
-    if _LOADED:
-        return
-    import adversaries
-
-    for mod in pkgutil.iter_modules(adversaries.__path__):
-        importlib.import_module(f"adversaries.{mod.name}")
-    _LOADED = True
+    if not _LOADED:
+        import_submodules("adversaries")
+        _LOADED = True
 
 
 def available() -> list[Sequence]:
     _load_all()
     return [SEQUENCES[k] for k in sorted(SEQUENCES)]
+
+
+def parse_value(v: str):
+    """A parameter value from the command line or a spec string: int, float (``inf`` included) or the string."""
+    v = v.strip()
+    if v.lower() in ("inf", "+inf", "infinity"):
+        return math.inf
+    for cast in (int, float):
+        try:
+            return cast(v)
+        except ValueError:
+            pass
+    return v
 
 
 def parse_spec(spec: str) -> tuple[str, dict]:
@@ -80,17 +89,8 @@ def parse_spec(spec: str) -> tuple[str, dict]:
         k, eq, v = item.partition("=")
         if not eq:
             raise ValueError(f"sequence parameter {item!r} is not of the form k=v")
-        params[k.strip()] = _number(v.strip())
+        params[k.strip()] = parse_value(v)
     return name.strip(), params
-
-
-def _number(v: str):
-    for cast in (int, float):
-        try:
-            return cast(v)
-        except ValueError:
-            pass
-    return v
 
 
 def get(name: str) -> Sequence:
@@ -104,7 +104,3 @@ def make_sequence(spec: str, seed: int = 0, learner=None):
     """Build the sequence ``name[:k=v,...]``; adaptive ones need the ``learner`` they play against."""
     name, params = parse_spec(spec)
     return get(name).build(seed=seed, learner=learner, **params)
-
-
-def signature(seq: Sequence) -> str:
-    return ", ".join(f"{k}={v}" for k, v in seq.defaults.items()) or inspect.signature(seq.fn).__str__()

@@ -8,30 +8,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
-from typing import Any
 
 
 class UsageError(Exception):
     pass
 
 
-def _number(v: str) -> Any:
-    low = v.strip().lower()
-    if low in ("inf", "+inf", "infinity"):
-        return math.inf
-    for cast in (int, float):
-        try:
-            return cast(v)
-        except ValueError:
-            pass
-    return v
-
-
 def parse_params(items: list[str]) -> dict:
     """``["B=100", "U=inf"]`` → {"B": 100, "U": inf}."""
+    from adversaries.sequences import parse_value
+
     out = {}
     for item in items or []:
         for part in item.split(","):
@@ -40,7 +28,7 @@ def parse_params(items: list[str]) -> dict:
             k, eq, v = part.partition("=")
             if not eq or not k.strip():
                 raise UsageError(f"--param {part!r} is not of the form k=v")
-            out[k.strip()] = _number(v)
+            out[k.strip()] = parse_value(v)
     return out
 
 

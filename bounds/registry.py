@@ -5,8 +5,7 @@ own module.
 """
 from __future__ import annotations
 
-import importlib
-import pkgutil
+from learners.registry import import_submodules
 
 from .base import Claim
 from .catalog import BY_ID
@@ -27,14 +26,9 @@ def claim(cls: type[Claim]) -> type[Claim]:
 
 def _load_all() -> None:
     global _LOADED
-    if _LOADED:
-        return
-    import bounds
-
-    for mod in pkgutil.walk_packages(bounds.__path__, "bounds."):
-        if mod.name not in ("bounds.cli",):
-            importlib.import_module(mod.name)
-    _LOADED = True
+    if not _LOADED:
+        import_submodules("bounds", skip=("bounds.cli",))
+        _LOADED = True
 
 
 def get(claim_id: str) -> Claim:

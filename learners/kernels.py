@@ -58,6 +58,20 @@ class Kernel(ABC):
         return f"Kernel({self.spec()})"
 
 
+class _UnitDiagonal(Kernel):
+    """A kernel with κ(x, x) = 1 for every x (Gaussian, normalised polynomial)."""
+
+    def diag(self, X):
+        return nm.full(len(X), 1)
+
+    def kxx(self, x):
+        return nm.scalar(1)
+
+    @property
+    def unit_diagonal(self):
+        return True
+
+
 @dataclass(frozen=True, repr=False)
 class Linear(Kernel):
     """κ(u, v) = uᵀv. κ(x, x) = ‖x‖², so κ(x, x) ≤ 1 holds on the unit ball only."""
@@ -82,7 +96,7 @@ class Linear(Kernel):
 
 
 @dataclass(frozen=True, repr=False)
-class Gaussian(Kernel):
+class Gaussian(_UnitDiagonal):
     """κ(u, v) = exp(−‖u − v‖² / (2σ²)); κ(x, x) = 1 for every x."""
 
     sigma: float = 1.0
@@ -108,22 +122,12 @@ class Gaussian(Kernel):
             return nm.exp(nm.rowdot(diff, diff) * (-0.5 / self.sigma**2))
         return np.exp(np.einsum("ij,ij->i", diff, diff) * (-0.5 / self.sigma**2))
 
-    def diag(self, X):
-        return nm.full(len(X), 1)
-
-    def kxx(self, x):
-        return nm.scalar(1)
-
-    @property
-    def unit_diagonal(self):
-        return True
-
     def spec(self):
         return f"gaussian:sigma={self.sigma:g}"
 
 
 @dataclass(frozen=True, repr=False)
-class Polynomial(Kernel):
+class Polynomial(_UnitDiagonal):
     """Normalised polynomial kernel κ(u, v) = p(u, v) / √(p(u, u) p(v, v)) with p(u, v) = (c + uᵀv)^degree.
 
     Normalisation makes κ(x, x) = 1 for every x; c > 0 keeps p(x, x) > 0 so the normalisation is defined.
@@ -150,16 +154,6 @@ class Polynomial(Kernel):
         dx = (self.c + x @ x) ** self.degree
         dX = (self.c + nm.rowdot(X, X)) ** self.degree
         return (self.c + X @ x) ** self.degree / nm.sqrt(dx * dX)
-
-    def diag(self, X):
-        return nm.full(len(X), 1)
-
-    def kxx(self, x):
-        return nm.scalar(1)
-
-    @property
-    def unit_diagonal(self):
-        return True
 
     def spec(self):
         s = f"poly:degree={int(self.degree)}"

@@ -39,15 +39,20 @@ def register(name: str):
     return deco
 
 
+def import_submodules(package: str, skip: tuple[str, ...] = ()) -> None:
+    """Import every module of ``package`` (recursively), so that their registration decorators run; the learner,
+    claim and sequence registries all load this way, and a new module needs no edit of a shared file."""
+    pkg = importlib.import_module(package)
+    for mod in pkgutil.walk_packages(pkg.__path__, f"{package}."):
+        if mod.name not in skip:
+            importlib.import_module(mod.name)
+
+
 def _load_all() -> None:
     global _LOADED
-    if _LOADED:
-        return
-    import learners
-
-    for mod in pkgutil.iter_modules(learners.__path__):
-        importlib.import_module(f"learners.{mod.name}")
-    _LOADED = True
+    if not _LOADED:
+        import_submodules("learners")
+        _LOADED = True
 
 
 def available() -> list[str]:
