@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import platform
+import tempfile
 import time
 import traceback
 from pathlib import Path
@@ -72,6 +73,7 @@ def notebooks(only: list[str] | None = None) -> list[Path]:
 def execute(path: Path, out: Path, quick: bool, timeout: int = 1200) -> tuple[bool, float, str]:
     """Execute one percent-format notebook in ``out``; return (ok, seconds, error text)."""
     import jupytext
+    from jupyter_client.manager import KernelManager
     from nbclient import NotebookClient
 
     nb = jupytext.read(path)
@@ -83,8 +85,13 @@ def execute(path: Path, out: Path, quick: bool, timeout: int = 1200) -> tuple[bo
         os.environ.setdefault(var, "1")
     t0 = time.monotonic()
     try:
-        NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                       resources={"metadata": {"path": str(out)}}).execute()
+        with tempfile.TemporaryDirectory() as sockets:  # local IPC sockets rather than unencrypted TCP ports
+            km = KernelManager(kernel_name="python3", transport="ipc", ip=os.path.join(sockets, "kernel"))
+            try:
+                NotebookClient(nb, km=km, timeout=timeout, resources={"metadata": {"path": str(out)}}).execute()
+            finally:
+                if km.has_kernel:  # nbclient leaves a kernel it was handed running
+                    km.shutdown_kernel(now=False)
         ok, err = True, ""
     except Exception as exc:  # noqa: BLE001 - the failure is reported, not hidden
         ok, err = False, "".join(traceback.format_exception_only(type(exc), exc))[-4000:]
@@ -95,6 +102,17 @@ def execute(path: Path, out: Path, quick: bool, timeout: int = 1200) -> tuple[bo
 
         nbformat.write(nb, out / f"{path.stem}.ipynb")
     return ok, time.monotonic() - t0, err
+
+
+def _split_title(fragment: str, default: str) -> tuple[str, str]:
+    """A fragment's "# Title" line and its body with every heading demoted one level (it sits under "## Title")."""
+    text = fragment.strip()
+    title = default
+    if text.startswith("# "):
+        first, _, text = text.partition("\n")
+        title = first[2:].strip()
+    body = "\n".join("#" + ln if ln.startswith("#") else ln for ln in text.strip().splitlines())
+    return title, body
 
 
 def _claims_table() -> list[str]:
@@ -125,7 +143,8 @@ def _errata_section() -> list[str]:
             nums = f"lhs = {fr.lhs:.6g}, rhs = {fr.rhs:.6g}"
         except Exception as exc:  # noqa: BLE001
             status, nums = f"replay failed: {exc}", ""
-        lines += [f"### {w.claim} ({w.learner or 'no learner'}, kernel {w.kernel}, T = {len(w.y)})", "",
+        where = f"T = {len(w.y)}" if len(w.y) else "no sequence: symbolic or self-built"
+        lines += [f"### {w.claim} ({w.learner or 'no learner'}, kernel {w.kernel}, {where})", "",
                   f"*Printed:* {e.get('printed', '')}", "", f"*Cause:* {e.get('cause', '')}", ""]
         if e.get("corrected"):
             lines += [f"*Corrected:* {e['corrected']}", ""]
@@ -147,14 +166,16 @@ def build_report(out: "str | Path", quick: bool = False, only: list[str] | None 
         print(f"executing {nb.name} ...", flush=True)
         ok, secs, err = execute(nb, out, quick)
         frag = out / f"{nb.stem}.md"
-        lines += [f"## {nb.stem} (notebook `notebooks/{nb.name}`, executed in {secs:.0f} s: `{nb.stem}.ipynb`)", ""]
-        if ok and frag.exists():
-            lines += [frag.read_text().rstrip(), ""]
-        elif ok:
-            lines += ["The notebook ran but wrote no summary fragment.", ""]
-        else:
+        title, body = _split_title(frag.read_text() if ok and frag.exists() else "", nb.stem)
+        lines += [f"## {title}", "", f"_Notebook `notebooks/{nb.name}`, executed in {secs:.0f} s "
+                                     f"(`{nb.stem}.ipynb` beside this report)._", ""]
+        if not ok:
             failures.append(nb.name)
             lines += ["**This notebook failed:**", "", "```", err.rstrip(), "```", ""]
+        elif body:
+            lines += [body, ""]
+        else:
+            lines += ["The notebook ran but wrote no summary fragment.", ""]
     lines += _errata_section()
     path = out / "report.md"
     path.write_text("\n".join(lines) + "\n")

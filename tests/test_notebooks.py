@@ -13,9 +13,13 @@ def test_notebook_executes_and_report_assembles(nb, tmp_path):
     except ReportError:
         pytest.fail((tmp_path / "report.md").read_text()[-3000:])
     text = path.read_text()
-    assert (tmp_path / f"{nb.stem}.ipynb").exists() and (tmp_path / f"{nb.stem}.md").exists()
-    assert "## Claims" in text and "## Errata" in text and f"## {nb.stem}" in text
-    assert (tmp_path / f"{nb.stem}.md").read_text().strip() in text
+    frag = (tmp_path / f"{nb.stem}.md").read_text().strip().splitlines()
+    assert (tmp_path / f"{nb.stem}.ipynb").exists() and frag[0].startswith("# ")
+    assert "## Claims" in text and "## Errata" in text and f"_Notebook `notebooks/{nb.name}`" in text
+    assert f"\n## {frag[0][2:]}\n" in text  # the fragment's title heads its section
+    body = text.splitlines()
+    for line in frag[1:]:  # every line kept, headings one level down
+        assert ("#" + line if line.startswith("#") else line) in body
 
 
 def test_unknown_notebook_is_a_clear_error(tmp_path):
