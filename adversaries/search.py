@@ -169,7 +169,7 @@ def default_params(claim_id: str, learner: str | None, kernel: str | None = None
     import bounds
 
     calc = bounds.get(claim_id)
-    out = dict(getattr(calc, "hunt_params", {}) or {})
+    out = dict(calc.hunt_params)
     out.update(params or {})
     if learner is None or "B" in out or "B" not in learners.accepted_params(learner):
         return out

@@ -193,7 +193,8 @@ class Claim:
     Subclasses set ``id`` (a THEOREMS.md id), ``learners`` (the learners the claim is about; the first is the
     default), ``claim_params`` (parameters of the claim itself with defaults, e.g. the comparator radius),
     ``needs_sequence`` (False for symbolic claims), ``unit_kernel`` (the claim assumes κ(x, x) ≤ 1) and
-    ``default_sequence`` (a sequence spec the CLI uses when none is given, e.g. the paper's construction), and implement
+    ``default_sequence`` (a sequence spec the CLI uses when none is given, e.g. the paper's construction) and
+    ``hunt_params`` (the learner parameters ``boundlab hunt`` should use, e.g. a budget meeting the theorem), and implement
     ``preconditions(ctx)`` (calls to ``ctx.require``) and ``evaluate(ctx)``.
     """
 
@@ -203,6 +204,7 @@ class Claim:
     needs_sequence: ClassVar[bool] = True
     unit_kernel: ClassVar[bool] = True
     default_sequence: ClassVar[str | None] = None  # the CLI's sequence when none is given (a paper's construction)
+    hunt_params: ClassVar[dict] = {}  # learner parameters a counterexample hunt should use (adversaries.search)
 
     @property
     def entry(self) -> CatalogEntry:

@@ -110,15 +110,9 @@ class Ahpatron(AggressiveLearner):
         return np.sort(order[:half]), np.sort(order[half:])
 
     def solve_theta(self, keep: np.ndarray, drop: np.ndarray) -> np.ndarray:
-        """θ* of eq. 9 (Cholesky in float64; mpmath's Cholesky solve inside ``high_precision``)."""
-        if not nm.is_mp():
-            return self.f.projection_coefficients(keep, drop, ridge=self.eta)
-        import mpmath
-
-        G = self.f.gram
-        K2 = mpmath.matrix(G[np.ix_(keep, keep)].tolist()) + self.eta * mpmath.eye(len(keep))
-        rhs = mpmath.matrix((G[np.ix_(keep, drop)] @ self.f.alpha[drop]).tolist())
-        return nm.asarray([v for v in mpmath.cholesky_solve(K2, rhs)])
+        """θ* of eq. 9, by the kernel expansion's Cholesky solve on the stored Gram matrix (mpmath inside
+        ``high_precision``)."""
+        return self.f.projection_coefficients(keep, drop, ridge=self.eta)
 
     def _residual(self, keep, drop, theta) -> Any:
         G, a = self.f.gram, self.f.alpha

@@ -300,15 +300,21 @@ class KernelExpansion:
 
     def projection_coefficients(self, keep: np.ndarray, drop: np.ndarray, ridge: float = 0.0) -> np.ndarray:
         """θ = (K_keep + ridge·I)⁻¹ K_keep,drop α_drop: the (regularised) projection of Σ_drop α_i κ(x_i, ·)
-        onto span{κ(x_j, ·) : j ∈ keep}, solved by Cholesky on the stored Gram submatrix (no inversion)."""
+        onto span{κ(x_j, ·) : j ∈ keep}, solved by Cholesky on the stored Gram submatrix (no inversion; mpmath's
+        Cholesky inside ``high_precision``)."""
         from scipy.linalg import cho_factor, cho_solve
 
         keep = np.asarray(keep, dtype=int)
         drop = np.asarray(drop, dtype=int)
         K2 = self._G[np.ix_(keep, keep)]
+        rhs = self._G[np.ix_(keep, drop)] @ self._alpha[drop]
+        if nm.is_mp():  # LAPACK has no mpmath path: mpmath's own Cholesky solve, at the working precision
+            import mpmath
+
+            A = mpmath.matrix(K2.tolist()) + ridge * mpmath.eye(len(keep))
+            return nm.asarray(list(mpmath.cholesky_solve(A, mpmath.matrix(rhs.tolist()))))
         if ridge:
             K2 = K2 + ridge * np.eye(len(keep))
-        rhs = self._G[np.ix_(keep, drop)] @ self._alpha[drop]
         return cho_solve(cho_factor(K2, lower=True, check_finite=False), rhs, check_finite=False)
 
     # ----------------------------------------------------------------- misc
