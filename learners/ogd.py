@@ -160,7 +160,7 @@ class _BoundedOGD(_HingeOGD):
         new[i] = 0
         clipped = int(np.count_nonzero(raw > cap))
         sqk = nm.sqrt(kdiag)
-        H = len(alpha) * np.sum(alpha * alpha * kdiag) - np.sum(alpha * sqk) ** 2
+        H = len(alpha) * (alpha * alpha * kdiag).sum() - (alpha * sqk).sum() ** 2
         if len(self.removal_log) < self.removal_log_limit:
             self.removal_log.append({
                 "t": self.t, "p": np.array(p, dtype=float), "alpha": np.array(alpha, dtype=float),
@@ -169,14 +169,14 @@ class _BoundedOGD(_HingeOGD):
         self.log("removal", True)
         self.log("i_k", i)
         self.log("p_chosen", p[i])
-        self.log("p_min", np.min(p))
-        self.log("p_max", np.max(p))
+        self.log("p_min", p.min())
+        self.log("p_max", p.max())
         self.log("p_min_raw", p_raw_min)
         self.log("p_clipped", bool(p_raw_min < 0))
         self.log("alpha_before", alpha[i])
         self.log("alpha_after", new[i])
         self.log("H", H)
-        self.log("sampling_term", np.sum(p * alpha * alpha / (1 - p) ** 2))
+        self.log("sampling_term", (p * alpha * alpha / (1 - p) ** 2).sum())
         self.log("clipped", clipped)
         if clipped == 0 and self.uniform:
             self.f.scale(grow[0])
@@ -201,7 +201,7 @@ class BOGD(_BoundedOGD):
 
     def _distribution(self, alpha, kdiag):
         p = nm.full(len(alpha), nm.scalar(1) / len(alpha))
-        return p, np.min(p)
+        return p, p[0]
 
 
 @register("bogd++")
