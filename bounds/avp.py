@@ -86,6 +86,12 @@ def tilted_min(oracle: HingeOracle, g: np.ndarray, U: float, a_hint: np.ndarray 
     return value, min(max(lowers, default=-math.inf), value), comp
 
 
+def require_eps_window(ctx: Context, lam: np.ndarray, eps: np.ndarray) -> None:
+    """The hypothesis λ_t/2 < ε_t < 1 of Theorem 3 and its corollaries, on every round of the run."""
+    ctx.require("lambda_t/2 < eps_t < 1", bool(np.all((lam / 2 < eps) & (eps < 1))),
+                f"min(ε_t − λ_t/2) = {np.min(eps - lam / 2):.6g}, max ε_t = {eps.max():.6g}")
+
+
 def tilt_vector(tr) -> tuple[np.ndarray, float]:
     """(g, A): G = Σ_{t∈M'∪N} (f_t − f_{t+1})/λ_t = Σ_τ g_τ κ(x_τ, ·) and A = Σ (‖f_t‖² − ‖f_{t+1}‖²)/(2λ_t),
     rebuilt from AVP's trace (coefficients α over the examples, α ← p_t (α + λ_t y_t e_t) on update rounds)."""
@@ -128,8 +134,7 @@ class AVPTheorem3(Claim):
         tr = ctx.trace
         lam, eps = np.asarray(tr["lam"], float), np.asarray(tr["eps"], float)
         ctx.require("lambda_t < 2", bool(np.all(lam < 2)), f"max λ_t = {lam.max():.6g}")
-        ctx.require("lambda_t/2 < eps_t < 1", bool(np.all((lam / 2 < eps) & (eps < 1))),
-                    f"min(ε_t − λ_t/2) = {np.min(eps - lam / 2):.6g}, max ε_t = {eps.max():.6g}")
+        require_eps_window(ctx, lam, eps)
 
     def evaluate(self, ctx):
         tr = ctx.trace
@@ -224,8 +229,7 @@ class AVPCorollary2(Claim):
         ctx.require("lambda_t of Corollary 2", p["lam"] == "cor2", f"lam = {p['lam']!r} (use lam='cor2')")
         tr = ctx.trace
         lam, eps = np.asarray(tr["lam"], float), np.asarray(tr["eps"], float)
-        ctx.require("lambda_t/2 < eps_t < 1", bool(np.all((lam / 2 < eps) & (eps < 1))),
-                    f"min(ε_t − λ_t/2) = {np.min(eps - lam / 2):.6g}, max ε_t = {eps.max():.6g}")
+        require_eps_window(ctx, lam, eps)
 
     def evaluate(self, ctx):
         tr = ctx.trace

@@ -266,8 +266,18 @@ def _regret_rhs(ctx: Context, base: float, omdr_extra: float, U: float, lhs: flo
     return against_comparators(ctx, lhs, lambda L, s: L + base + omdr_extra, U=U, quadratic=(1.0, 0.0))
 
 
+class _RegretClaim(Claim):
+    """Theorem 2 and Corollary 1 of 003: regret of POMD / POMDR against every f with ‖f‖ ≤ U, for ζ = 1."""
+
+    learners = ("pomd", "pomdr")
+
+    def preconditions(self, ctx):
+        p = _params(ctx)
+        ctx.require("zeta = 1", p["zeta"] == 1, f"ζ = {p['zeta']}")
+
+
 @claim
-class POMDTheorem2(Claim):
+class POMDTheorem2(_RegretClaim):
     """POM-T2 (003 Thm 2): for every f with ‖f‖ ≤ U, Reg(f) ≤ 3U√(Σ_τ δ_τ) + 9U, plus 3U√(2TΣδ_τ)/√B when OMDR
     ran (t̄ < T). δ_τ is eq. 10's (true gradient; the trace's ``delta``).
 
@@ -276,12 +286,6 @@ class POMDTheorem2(Claim):
     the proof does (Case 1: t̄ ≥ T; Case 2: t̄ < T)."""
 
     id = "POM-T2"
-    learners = ("pomd", "pomdr")
-
-    def preconditions(self, ctx):
-        p = _params(ctx)
-        ctx.require("zeta = 1", p["zeta"] == 1, f"ζ = {p['zeta']}")
-
     def evaluate(self, ctx):
         p = _params(ctx)
         tr = ctx.trace
@@ -299,7 +303,7 @@ class POMDTheorem2(Claim):
 
 
 @claim
-class POMDCorollary1(Claim):
+class POMDCorollary1(_RegretClaim):
     """POM-C1 (003 Cor. 1): with the window estimator, for every f with ‖f‖ ≤ U,
     Reg(f) ≤ 6U√A_T + 2D + 9U, plus 6U√(2T(A_T + 2D))/√B when OMDR ran.
 
@@ -307,12 +311,6 @@ class POMDCorollary1(Claim):
     form is checked. Same phase reading as POM-T2."""
 
     id = "POM-C1"
-    learners = ("pomd", "pomdr")
-
-    def preconditions(self, ctx):
-        p = _params(ctx)
-        ctx.require("zeta = 1", p["zeta"] == 1, f"ζ = {p['zeta']}")
-
     def evaluate(self, ctx):
         p = _params(ctx)
         tr = ctx.trace
