@@ -47,7 +47,7 @@ QUICK, OUT, md = nb.quick, nb.out, nb.md
 
 # %%
 Ts = [150, 300] if QUICK else [200, 400, 800]
-Bs = [83] if QUICK else [83, 150]
+Bs = [83] if QUICK else [83, 150, 300, 600]
 CLAIMS = {"FGT-T2": "basic Forgetron", "FGT-T3": "self-tuned Forgetron"}
 X, y = adversaries.make_sequence(f"synthetic-noise:noise=0.1,T={max(Ts)}", seed=0)
 rows = []
