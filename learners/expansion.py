@@ -246,11 +246,6 @@ class KernelExpansion:
         self._factor = None
         return x, a, b, lab
 
-    def remove_many(self, slots) -> None:
-        """Remove several slots at once (O(n²)), keeping the order of the remaining points."""
-        keep = np.setdiff1d(np.arange(self._n), np.asarray(slots, dtype=int))
-        self.restrict(keep)
-
     def restrict(self, keep: np.ndarray, alpha: np.ndarray | None = None) -> None:
         """Keep only the slots ``keep`` (in that order), optionally with new coefficients; O(n²)."""
         keep = np.asarray(keep, dtype=int)

@@ -72,9 +72,6 @@ def forgetron_radius(B: int) -> Any:
     return nm.sqrt(nm.scalar(B + 1) / nm.log(nm.scalar(B + 1))) / 4
 
 
-U_of_B = forgetron_radius
-
-
 def forgetron_phi_cap(B: int) -> Any:
     """(B+1)^(−1/(2(B+1))), the first term of eq. 25."""
     return nm.exp(-nm.log(nm.scalar(B + 1)) / (2 * (B + 1)))
@@ -163,7 +160,7 @@ class ShrinkRemovePerceptron(KernelLearner):
         self.M += 1
         self.log("M", self.M)
         self.log("Q", self.Q)
-        kxx = nm.scalar(1) if self.kernel.unit_diagonal else self.kernel.diag(x[None, :])[0]
+        kxx = self.kernel.kxx(x)
         info = {"x": x, "y": y, "kxx": kxx, "fx": fx}
         self._notify("f", t, info)
         self.new_slot = self.f.add(x, y, row=row, kxx=kxx, born=t, label=y, fx=fx)

@@ -119,7 +119,7 @@ class _OptimisticMD(KernelLearner):
         fx = fprev + lam * avg  # f_t(x_t) = f'_{t−1}(x_t) − λ_t ∇̄_t(x_t)
         loss = max(0.0, 1.0 - y * fx)
         self.log("loss", loss)
-        kxx = float(self.kernel.diag(x[None, :])[0])
+        kxx = float(self.kernel.kxx(x))
         kind = "none"
         if loss > 0:
             # δ_t = max{‖∇_t − ∇̄_t‖² − ‖∇̄_t‖², 0} = max{κ(x_t, x_t) − 2 y_t avg, 0}

@@ -68,7 +68,7 @@ class _ProjectronBase(KernelLearner):
         self.log("margin_error", merr)
         if not (mistake or (self.plus and merr)):
             return fx, "none"
-        kxx = float(self.kernel.diag(x[None, :])[0])
+        kxx = float(self.kernel.kxx(x))
         d, delta, pk2 = self.projection(row, kxx)
         self.log("delta", delta)
         if mistake:
