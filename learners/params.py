@@ -1,0 +1,284 @@
+"""Parameter declarations: one declaration per parameter, beside the learner or claim that owns it.
+
+A :class:`Param` states a parameter's type, admissible range, default and boundary points. That one declaration
+serves validation (the library API, the CLI's ``--param``, witness files), the CLI's help listing and the
+counterexample search (which samples admissible values, biased toward the boundary points). Learners declare
+``PARAMS: ClassVar[tuple[Param, ...]]``, claims likewise; :func:`validate` checks a dict of values against a
+declaration and raises :class:`ParamError` with one line naming the owner, the parameter, the value and what is
+allowed.
+
+Kinds:
+
+=========  ===============================================================================================
+``int``    an integer (bool refused; 3.0 accepted as 3, 1.5 refused); ``low``/``high`` bound it
+``float``  a real number; ``finite=False`` admits ±inf (never NaN); ``low``/``high`` with open or closed ends
+``str``    one of ``choices`` (when given) or any string
+``bool``   True/False (from the command line: 1/0/true/false/yes/no)
+``floats`` a non-empty list of reals, each within the range (command line: ``0.5,0.9`` or JSON ``[0.5, 0.9]``)
+=========  ===============================================================================================
+
+A parameter may also accept ``None`` (``none_ok``; e.g. "no budget") and, for learners whose parameter takes either
+a number or a named schedule, a ``choices`` tuple of strings beside a numeric kind (``"cor2"`` for AVP's λ).
+
+Boundary points (``boundary``) are values the search should try often: the ends of the range, thresholds a theorem
+names (B = 83), and values that depend on other parameters (φ = ρ, λη = 1/B), given as a callable
+``boundary(others: dict) -> iterable`` of the other parameters' values.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping
+
+KINDS = ("int", "float", "str", "bool", "floats")
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")  # ASCII digits only: no '1_000', no other scripts
+_INT = re.compile(r"[+-]?\d+")
+_INF = {"inf": math.inf, "+inf": math.inf, "infinity": math.inf, "-inf": -math.inf, "-infinity": -math.inf}
+
+
+class ParamError(ValueError):
+    """A parameter value outside its declaration: one line naming owner, parameter, value and what is allowed."""
+
+
+def parse_number(text: str) -> "int | float | None":
+    """``text`` as an int or float when it is an ASCII decimal literal (or ±inf); None otherwise."""
+    t = text.strip()
+    if t.lower() in _INF:
+        return _INF[t.lower()]
+    if _INT.fullmatch(t):
+        return int(t)
+    if _NUMBER.fullmatch(t):
+        return float(t)
+    return None
+
+
+@dataclass(frozen=True)
+class Param:
+    """The declaration of one parameter (see the module docstring)."""
+
+    name: str
+    kind: str
+    default: Any = None
+    low: "float | None" = None
+    high: "float | None" = None
+    low_open: bool = False
+    high_open: bool = False
+    finite: bool = True
+    choices: tuple = ()
+    none_ok: bool = False
+    boundary: "tuple | Callable[[dict], Iterable]" = ()
+    doc: str = ""
+    search: bool = True  # False: the search keeps the default (e.g. a seed count of a Monte Carlo estimate)
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"Param {self.name}: kind {self.kind!r} is not one of {KINDS}")
+
+    # ---------------------------------------------------------------------------------------------- describe
+    def allowed(self) -> str:
+        """What is allowed, in words (used in every error message and in the CLI's listing)."""
+        parts = []
+        if self.kind in ("int", "float", "floats"):
+            noun = {"int": "an integer", "float": "a finite number" if self.finite else "a number (inf allowed)",
+                    "floats": "a list of numbers (0.5,0.9 or [0.5, 0.9])"}[self.kind]
+            rng = self._range_text()
+            parts.append(noun + (f" in {rng}" if rng else ""))
+        elif self.kind == "bool":
+            parts.append("true or false")
+        elif self.kind == "str" and not self.choices:
+            parts.append("a string")
+        if self.choices:
+            parts.append("one of " + ", ".join(map(str, self.choices)))
+        if self.none_ok:
+            parts.append("none")
+        return " or ".join(parts)
+
+    def _range_text(self) -> str:
+        if self.low is None and self.high is None:
+            return ""
+        lo = "(-inf" if self.low is None else ("(" if self.low_open else "[") + f"{self.low:g}"
+        hi = "inf)" if self.high is None else f"{self.high:g}" + (")" if self.high_open else "]")
+        return f"{lo}, {hi}"
+
+    def describe(self) -> dict:
+        """A JSON-able description (CLI listing, witness schema documentation)."""
+        return {"name": self.name, "kind": self.kind, "default": self.default, "allowed": self.allowed(),
+                "doc": self.doc}
+
+    # ------------------------------------------------------------------------------------------------- parse
+    def parse(self, text: str) -> Any:
+        """A command-line string as this parameter's value (not yet range-checked: call :meth:`validate`)."""
+        t = text.strip()
+        if self.none_ok and t.lower() in ("none", "null"):
+            return None
+        if self.choices and t in self.choices:
+            return t
+        if self.kind == "str":
+            return t
+        if self.kind == "bool":
+            m = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
+            return m.get(t.lower(), t)
+        if self.kind == "floats":
+            if t.startswith("["):
+                try:
+                    return json.loads(t)
+                except json.JSONDecodeError:
+                    return t
+            items = [parse_number(s) for s in t.split(",")]
+            return t if any(v is None for v in items) else items
+        v = parse_number(t)
+        return t if v is None else v
+
+    # ---------------------------------------------------------------------------------------------- validate
+    def validate(self, value: Any, owner: str = "") -> Any:
+        """The value normalised to the declared kind, or :class:`ParamError` (one line)."""
+        if value is None:
+            if self.none_ok:
+                return None
+            self._fail(value, owner)
+        if self.choices and isinstance(value, str):
+            if value in self.choices:
+                return value
+            self._fail(value, owner)
+        if self.kind == "str":
+            if isinstance(value, str) and not self.choices:
+                return value
+            self._fail(value, owner)
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, int) and value in (0, 1):
+                return bool(value)
+            self._fail(value, owner)
+        if self.kind == "floats":
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                value = [value]
+            if not isinstance(value, (list, tuple)) or not value:
+                self._fail(value, owner)
+            return [self._number(v, owner, whole=value) for v in value]
+        return self._number(value, owner)
+
+    def _number(self, v: Any, owner: str, whole: Any = None) -> "int | float":
+        shown = v if whole is None else whole
+        if isinstance(v, bool) or not isinstance(v, (int, float)) and not _is_numpy_number(v):
+            self._fail(shown, owner)
+        if self.kind == "int":
+            f = float(v)
+            if not math.isfinite(f) or f != int(f):
+                self._fail(shown, owner)
+            v = int(v)
+        else:
+            v = float(v)
+            if math.isnan(v) or (self.finite and math.isinf(v)):
+                self._fail(shown, owner)
+        if not self.in_range(v):
+            self._fail(shown, owner)
+        return v
+
+    def in_range(self, v: float) -> bool:
+        if self.low is not None and (v < self.low or (self.low_open and v == self.low)):
+            return False
+        if self.high is not None and (v > self.high or (self.high_open and v == self.high)):
+            return False
+        return True
+
+    def _fail(self, value: Any, owner: str):
+        where = f"{owner}: " if owner else ""
+        raise ParamError(f"{where}parameter {self.name}={_show(value)} is not allowed: {self.name} must be "
+                         f"{self.allowed()}")
+
+    # ------------------------------------------------------------------------------------------------ search
+    def boundary_points(self, others: "Mapping[str, Any] | None" = None) -> list:
+        """The boundary points that are admissible, given the other parameters' values."""
+        pts = self.boundary(dict(others or {})) if callable(self.boundary) else self.boundary
+        out = []
+        for p in pts:
+            try:
+                out.append(self.validate(p))
+            except ParamError:
+                continue
+        return out
+
+    def sample(self, rng, others: "Mapping[str, Any] | None" = None, p_boundary: float = 0.5) -> Any:
+        """An admissible value: a boundary point with probability ``p_boundary`` (when there are any), else a value
+        drawn across the range (log-uniform over wide positive ranges), else the default."""
+        if not self.search:
+            return self.default
+        pts = self.boundary_points(others)
+        if pts and rng.random() < p_boundary:
+            return pts[int(rng.integers(len(pts)))]
+        if self.choices and (self.kind == "str" or rng.random() < 0.2):
+            return self.choices[int(rng.integers(len(self.choices)))]
+        if self.kind in ("int", "float"):
+            return self._draw(rng)
+        if self.kind == "floats":
+            return [self._draw(rng) for _ in range(int(rng.integers(1, 4)))]
+        if self.kind == "bool":
+            return bool(rng.random() < 0.5)
+        return self.default
+
+    def _draw(self, rng) -> "int | float":
+        lo = self.low if self.low is not None else -10.0
+        hi = self.high if self.high is not None and math.isfinite(self.high) else max(lo, 1.0) * 1000.0
+        for _ in range(50):
+            if lo > 0 and hi / lo > 100:
+                v = math.exp(rng.uniform(math.log(lo), math.log(hi)))
+            else:
+                v = rng.uniform(lo, hi)
+            if self.kind == "int":
+                v = int(round(v))
+            if self.in_range(v):
+                return v
+        return self.default
+
+
+def _is_numpy_number(v: Any) -> bool:
+    try:
+        import numpy as np
+    except ImportError:  # pragma: no cover
+        return False
+    return isinstance(v, (np.integer, np.floating)) and not isinstance(v, np.bool_)
+
+
+def _show(v: Any) -> str:
+    s = repr(v) if isinstance(v, str) else str(v)
+    return s if len(s) <= 60 else s[:57] + "..."
+
+
+def declared(params: Iterable[Param]) -> dict[str, Param]:
+    """name → Param, refusing duplicate names."""
+    out: dict[str, Param] = {}
+    for p in params:
+        if p.name in out:
+            raise ValueError(f"parameter {p.name!r} declared twice")
+        out[p.name] = p
+    return out
+
+
+def validate(decls: Iterable[Param], values: Mapping[str, Any], owner: str = "") -> dict:
+    """Validate ``values`` against ``decls``: unknown names and bad values raise :class:`ParamError`; returns the
+    values normalised (defaults are *not* filled in: the owner's constructor keeps them)."""
+    d = declared(decls)
+    unknown = sorted(set(values) - set(d))
+    if unknown:
+        where = f"{owner}: " if owner else ""
+        raise ParamError(f"{where}unknown parameter(s) {', '.join(unknown)}; it takes "
+                         f"{', '.join(d) or 'none'}")
+    return {k: d[k].validate(v, owner) for k, v in values.items()}
+
+
+def defaults(decls: Iterable[Param]) -> dict:
+    """name → default."""
+    return {p.name: p.default for p in decls}
+
+
+def sample(decls: Iterable[Param], rng, fixed: "Mapping[str, Any] | None" = None, p_boundary: float = 0.5) -> dict:
+    """One admissible assignment for the search: ``fixed`` values are kept, the others sampled in declaration order
+    (a parameter's boundary points may depend on those sampled before it)."""
+    out = dict(fixed or {})
+    for p in decls:
+        if p.name not in out:
+            out[p.name] = p.sample(rng, out, p_boundary)
+    return out
