@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
 KINDS = ("int", "float", "str", "bool", "floats")
-_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")  # ASCII digits only: no '1_000', no other scripts
-_INT = re.compile(r"[+-]?\d+")
+_NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")  # ASCII digits only: no '1_000', no other scripts
+_INT = re.compile(r"[+-]?[0-9]+")
 _INF = {"inf": math.inf, "+inf": math.inf, "infinity": math.inf, "-inf": -math.inf, "-infinity": -math.inf}
 
 
