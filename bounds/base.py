@@ -169,8 +169,12 @@ class Context:
         """The learner's run on the sequence (computed once)."""
         return self.make_learner().run(self.X, self.y)
 
-    def result(self, lhs, rhs, terms=None, rhs_lower=None, comparator=None, notes=(), tol=None) -> ClaimResult:
-        """Assemble a ClaimResult with the verdict of :func:`decide` and the explicit tolerance."""
+    def result(self, lhs, rhs, terms=None, rhs_lower=None, comparator=None, notes=(), tol=None,
+               uncertified: str | None = None) -> ClaimResult:
+        """Assemble a ClaimResult with the verdict of :func:`decide` and the explicit tolerance.
+
+        ``uncertified``: a reason why no verdict can be certified on this input (e.g. "separability not
+        certified"); the result is then inconclusive whatever lhs and rhs say, and the reason is a note."""
         lhs_f, rhs_f = float(lhs), float(rhs)
         if tol is None:
             mags = [v for v in (terms or {}).values()
@@ -178,7 +182,10 @@ class Context:
             tol = tolerance(lhs_f, rhs_f, *mags)
         holds = decide(lhs_f, rhs_f, tol, None if rhs_lower is None else float(rhs_lower))
         notes = list(notes)
-        if holds is None:
+        if uncertified:
+            holds = None
+            notes.append(f"inconclusive: {uncertified}")
+        elif holds is None:
             notes.append(f"inconclusive: lhs {lhs_f:.6g} lies between the certified lower bound "
                          f"{float(rhs_lower):.6g} and the value {rhs_f:.6g} at the explicit comparator")
         return ClaimResult(self.claim.id, self.learner, dict(self.params), self.T, lhs_f, rhs_f, tol, holds,
