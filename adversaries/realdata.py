@@ -10,7 +10,7 @@ matters, as it does for Adult. The file is read offline from the installed SciPy
 App. B.1 (preprocessing): standardise every feature (sample mean, sample standard deviation with ddof = 1), fit a
 linear soft-margin SVM (hinge loss + ½‖w‖², C = 1, solved with cvxpy; the paper does not give C), drop points that
 it misclassifies or that lie within distance 0.01 of its decision boundary (|wᵀx + b|/‖w‖₂ < 0.01). The result is
-checked separable by the hard-margin oracle (bounds.maxmargin).
+checked separable by the hard-margin oracle (learners.maxmargin).
 
 App. B.2 (transformations), in the paper's order, l_2: with (w*, b*), v₊, v₋ and γ of the preprocessed data and
 x̄ its row of largest l_2 norm (our reading: x̄ is taken once, on the preprocessed data, as the text defines it
@@ -95,7 +95,7 @@ class Variant:
 @lru_cache(maxsize=16)
 def variant(theta: float = 0.0, bias0: bool = False) -> Variant:
     """App. B.2: margin normalisation, optional bias control, feature scaling by θ (see the module docstring)."""
-    from bounds.maxmargin import geometry, max_margin
+    from learners.maxmargin import geometry, max_margin
 
     X, y = preprocessed()
     sol = max_margin(X[y == 1], X[y == -1])

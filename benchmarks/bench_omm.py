@@ -74,8 +74,8 @@ def naive_growth(T: int, d: int) -> list[tuple[int, float]]:
 
 
 def naive_step_cost(ns, d: int = 10) -> list[tuple[int, float]]:
-    """Seconds of one naive update (eq. 3 by cvxpy, bounds.maxmargin.max_margin) with n stored points."""
-    from bounds.maxmargin import max_margin
+    """Seconds of one naive update (eq. 3 by cvxpy, learners.maxmargin.max_margin) with n stored points."""
+    from learners.maxmargin import max_margin
 
     out = []
     for n in ns:

@@ -1,10 +1,20 @@
 """Calculators for paper 004 (Ho-Nguyen, Kılınç-Karzan, Nguyen, Shen): Online Maximum Margin.
 
 Linear classifiers with a bias term under an l_p norm (p = ``p``, default 2): ``unit_kernel = False`` everywhere
-(κ(x, x) ≤ 1 is no hypothesis of these claims) and the kernel is ``linear``. Sequence constants (D₊, D₋, D, D̄, γ*,
-r) come from the max-margin oracle (bounds.maxmargin), which brackets γ* between a certified lower and upper value;
-bounds that depend on γ* are evaluated at both ends, ``rhs`` being the larger and ``rhs_lower`` the smaller, so a
-verdict never rests on the solver's accuracy. κ∘ and the printed bounds live in bounds.omm_kappa.
+(κ(x, x) ≤ 1 is no hypothesis of these claims) and the kernel is ``linear``. κ∘ and the printed bounds live in
+bounds.omm_kappa.
+
+Certified oracle quantities (issue 8). Sequence constants come from learners.maxmargin.geometry: γ* is enclosed in
+a certified bracket [γ_lo, γ_hi] (arb: an explicit (w, b)'s margin below, half the distance of explicit convex
+combinations above) and D in [D_lo, D_hi], hence r = D/γ* in [r_lo, r_hi]. Separability (Assumption 2) is a
+certified precondition of every claim that uses γ*: proven not separable (an exact common point of the hulls) →
+PreconditionError naming the point; neither proven nor refuted → the verdict is inconclusive, "separability not
+certified". A right side depending on (r, γ*) is evaluated by :func:`extremes` at the corners of the box
+[r_lo, r_hi] × [γ_lo, γ_hi] and on both sides of every regime boundary inside it (each printed bound is monotone in
+r and in γ* within a regime): ``rhs`` is its largest value there (a VIOLATED needs lhs above it) and ``rhs_lower``
+the smallest (a "holds" needs lhs below it). A left side depending on γ* (m̄(φ), γ* itself) is taken at its
+smallest value, its spread being subtracted from ``rhs_lower``. A float VIOLATED of a claim about the learner's own
+arithmetic (OMM-L42, OMM-TI) stands only when the same check at 50 digits violates too (:func:`confirm_float_gap`).
 
 Counting conventions (eq. 4): rounds t ≥ 3 of the algorithm's own counter (after the reset of the initialisation
 phase), i.e. the trace's main-phase rounds; m(φ) = #{margin_t ≤ φγ_t}, m̄(φ) = #{margin_t ≤ φγ*}.
@@ -18,9 +28,11 @@ import numpy as np
 import learners
 from learners.omm import LpNorm
 
+from learners import numeric as nm
+from learners.maxmargin import NotSeparableError, arb_precision, certified_margin, float_down, float_up, geometry
+
 from . import omm_kappa as K
-from .base import Claim, Context, tolerance
-from .maxmargin import geometry, max_margin
+from .base import Claim, ClaimResult, Context, tolerance
 from .registry import claim
 
 OMM = ("omm-efficient", "omm-naive", "omm-conservative")
@@ -37,11 +49,44 @@ def rho_of(ctx: Context) -> float:
     return 0.0 if ctx.learner == "omm-conservative" else float(ctx.params.get("rho", 1.0))
 
 
-def geo(ctx: Context):
-    """The sequence geometry (cached on the context)."""
+def geo(ctx: Context, p: float | None = None):
+    """The certified sequence geometry (cached on the context; float64 even inside a high-precision replay).
+
+    Raises PreconditionError "separable (Assumption 2)" when the classes are proven not separable."""
     if "_geo" not in ctx.__dict__:
-        ctx._geo = geometry(ctx.X, ctx.y, p_of(ctx))
+        try:
+            with nm.float64():
+                ctx._geo = geometry(np.asarray(ctx.X, float), np.asarray(ctx.y), p_of(ctx) if p is None else p)
+        except NotSeparableError as exc:
+            ctx.require("separable (Assumption 2)", False, str(exc))
     return ctx._geo
+
+
+def require_separable(ctx: Context, p: float | None = None) -> None:
+    """Assumption 2 as a certified precondition (see the module docstring); records how it was certified."""
+    g = geo(ctx, p)
+    if g.uncertified is None:
+        ctx.checked["separable (Assumption 2)"] = f"certified: gamma* >= {g.gamma_lo:.6g} > 0"
+
+
+def extremes(f, g, breaks=()) -> tuple[float, float]:
+    """(max, min) of f(r, γ) over [r_lo, r_hi] × [γ_lo, γ_hi]: at the corners and on both sides of each regime
+    boundary r = b inside (f monotone in r and in γ within a regime). γ_lo = 0 (not certified) gives +∞ above."""
+    rs = [g.r_lo, g.r_hi]
+    rs += [x for b in breaks if g.r_lo < b <= g.r_hi for x in (b * (1 - 1e-15), b)]
+    vals = []
+    for gs in (g.gamma_lo, g.gamma_hi):
+        for r in rs:
+            if not (gs > 0 and math.isfinite(r) and math.isfinite(gs)):
+                vals.append(math.inf)
+                continue
+            v = f(r, gs)
+            vals.append(math.inf if v is None or math.isnan(v) else v)
+    return max(vals), min(vals)
+
+
+def uncertified(g) -> str | None:
+    return g.uncertified
 
 
 def col(tr, name: str) -> np.ndarray:
@@ -79,10 +124,46 @@ def phi_grid(rho: float, n: int = 21) -> list[float]:
     return sorted(set(np.round(np.linspace(-1.0, top, n), 12).tolist() + [top]))
 
 
-def bracket(f, g) -> tuple[float, float]:
-    """(max, min) of a bound evaluated at both certified ends of γ*."""
-    a, b = f(g.gamma_star), f(g.gamma_star_lower)
-    return max(a, b), min(a, b)
+def m_bar_row(tr, phi: float, g, rhs: float, rhs_lower: float, info):
+    """A row (lhs, rhs, rhs_lower, info) whose left side is m̄(φ) (eq. 4a, depends on γ*): lhs = its smallest value
+    over the bracket (a violation needs even that above rhs), rhs_lower reduced by its spread."""
+    a, b = m_count(tr, phi, g.gamma_lo), m_count(tr, phi, g.gamma_hi)
+    lo, hi = min(a, b), max(a, b)
+    return (lo, rhs, rhs_lower - (hi - lo), info)
+
+
+def deviation_row(lo: float, hi: float, target: float, info):
+    """A row (lhs, 0, rhs_lower, info) for "value = target" with the value certified in [lo, hi]: lhs = the smallest
+    |value − target| (a violation needs it above the tolerance), rhs_lower = −(the largest − the smallest)."""
+    d_lo = max(0.0, lo - target, target - hi)
+    d_hi = max(abs(lo - target), abs(hi - target))
+    return (d_lo, 0.0, -(d_hi - d_lo), info)
+
+
+def gamma_row(g, rhs: float, rhs_lower: float, info):
+    """A row whose left side is γ* itself (γ_lo; rhs_lower reduced by the bracket's width)."""
+    return (g.gamma_lo, rhs, rhs_lower - (g.gamma_hi - g.gamma_lo), info)
+
+
+def confirm_float_gap(ctx: Context, res: ClaimResult, claim: "Claim") -> ClaimResult:
+    """A float VIOLATED of a claim about the learner's own arithmetic stands only when the same check replayed at
+    50 digits (learners.numeric.high_precision) violates too; otherwise the verdict is inconclusive, naming the
+    float-only gap (inside a high-precision replay the result is returned as is)."""
+    if res.holds is not False or nm.is_mp():
+        return res
+    gap = f"float-only gap lhs − rhs = {res.lhs - res.rhs:.3g} (tolerance {res.tolerance:.3g})"
+    try:
+        with nm.high_precision(50):
+            hp = claim.check(ctx.X, ctx.y, kernel=ctx.kernel, learner=ctx.learner, params=ctx.params)
+    except NotImplementedError as exc:
+        return ctx.result(res.lhs, res.rhs, res.terms, rhs_lower=res.rhs_lower, tol=res.tolerance,
+                          notes=res.notes, uncertified=f"{gap}, not confirmed: {exc}")
+    if hp.holds is False:
+        res.notes.append(f"confirmed at 50 digits: lhs = {hp.lhs:.17g}, rhs = {hp.rhs:.17g}")
+        return res
+    return ctx.result(res.lhs, res.rhs, res.terms, rhs_lower=res.rhs_lower, tol=res.tolerance, notes=res.notes,
+                      uncertified=f"{gap} is rounding: at 50 digits lhs = {hp.lhs:.6g}, rhs = {hp.rhs:.6g} "
+                                  f"({hp.verdict})")
 
 
 def _worst(rows):
@@ -114,10 +195,13 @@ def translation_gap(name: str, X, y, u, **params) -> dict:
 class Lemma31(Claim):
     """OMM-L31 (Lemma 3.1): γ(V₊, V₋) = τ(V₊, V₋)/2 and (w, b) = (ℓ(v₊ − v₋), −½wᵀ(v₊ + v₋)) is optimal for eq. 2.
 
-    Checked against the oracle for the l_p norm ``p``: eq. 3 (certificates) and the independent convex
-    reformulation of eq. 2 are solved separately; lhs = the largest of |τ/2 − γ(w, b)| (the margin of the Lemma 3.1
-    classifier on the points) and |τ/2 − γ_svm| (the reformulation's margin), rhs = 0, tolerance SOLVER_RTOL·τ
-    (both sides come from a conic solver; reported).
+    Checked against the certified oracle for the l_p norm ``p`` on a separable sequence (Assumption 2, certified):
+    every point of [γ_lo, γ_hi] is a possible value of both γ (an explicit classifier's margin is ≤ γ ≤ τ/2 by weak
+    duality) and τ/2 (half the distance of explicit convex combinations is ≥ τ/2), so |γ − τ/2| ≤ γ_hi − γ_lo and
+    the Lemma 3.1 classifier at the solver's certificates is optimal to within γ_hi − (its certified margin).
+    lhs = 0 (no certified lower bound on either deviation can be positive: the exact certificates are not known,
+    so a violation is never certified from a float solve), rhs = 0, rhs_lower = −(the larger of the two certified
+    deviations); "holds" when that is within SOLVER_RTOL·τ (the conic solver's accuracy; reported).
     """
 
     id = "OMM-L31"
@@ -125,21 +209,26 @@ class Lemma31(Claim):
     claim_params = {"p": 2.0}
     unit_kernel = False
 
+    def preconditions(self, ctx):
+        require_separable(ctx, float(ctx.claim_params["p"]))
+
     def evaluate(self, ctx):
         p = float(ctx.claim_params["p"])
         lp = LpNorm(p)
-        X, y = ctx.X, ctx.y
-        sol = max_margin(X[y == 1], X[y == -1], p)
-        from .maxmargin import margins
-
-        g_cert = float(margins(X, y, sol.w, sol.b, lp).min())
-        g_svm = float(margins(X, y, sol.w_svm, sol.b_svm, lp).min()) if sol.w_svm is not None else math.nan
-        lhs = max(abs(sol.gamma - g_cert), abs(sol.gamma - g_svm))
+        g = geo(ctx, p)
+        sol = g.solution
+        with arb_precision():
+            m_lemma = certified_margin(ctx.X, ctx.y, sol.w, sol.b, p)
+        dev_tau = g.gamma_hi - g.gamma_lo  # |γ − τ/2| ≤ this
+        dev_w = g.gamma_hi - float_down(m_lemma)  # γ − margin of the Lemma 3.1 classifier ≤ this
         rtol = SOLVER_RTOL if lp.euclidean else SOLVER_RTOL_POW
-        tol = rtol * max(sol.tau, 1e-12) + tolerance(sol.tau)
-        return ctx.result(lhs, 0.0, {"tau/2": sol.gamma, "margin of (w,b) of Lemma 3.1": g_cert,
-                                     "margin of eq. 2 reformulation": g_svm, "p": p}, tol=tol,
-                          notes=[f"solver {sol.solver}; tolerance {rtol:g}·τ covers the conic solver"])
+        tol = rtol * max(sol.tau, 1e-300) + tolerance(sol.tau)
+        return ctx.result(0.0, 0.0, {"tau/2": sol.gamma, "gamma* certified": [g.gamma_lo, g.gamma_hi],
+                                     "margin of (w,b) of Lemma 3.1 (certified lower)": float_down(m_lemma),
+                                     "|gamma - tau/2| <=": dev_tau, "gamma - margin(w,b) <=": dev_w, "p": p},
+                          rhs_lower=-max(dev_tau, dev_w), tol=tol, uncertified=uncertified(g),
+                          notes=[f"solver {sol.solver}; arb {g.bracket.prec} bits; tolerance {rtol:g}·τ covers the "
+                                 f"conic solver"])
 
 
 @claim
@@ -155,16 +244,18 @@ class Lemma41(Claim):
 
     def preconditions(self, ctx):
         _require_omm(ctx)
+        require_separable(ctx)
 
     def evaluate(self, ctx):
         tr, g = ctx.trace, geo(ctx)
         main = main_rounds(tr)
         gmin = float(np.min(col(tr, "gamma")[main])) if main.any() else math.inf
-        rhs = gmin if math.isfinite(gmin) else g.gamma_star
-        tol = tolerance(g.gamma_star, rhs) + (g.gamma_star - g.gamma_star_lower) \
-            + (SOLVER_RTOL * g.gamma_star if ctx.learner == "omm-naive" else 0.0)
-        return ctx.result(g.gamma_star, rhs, {"gamma*": g.gamma_star, "gamma* lower": g.gamma_star_lower,
-                                              "min gamma_t": gmin, "rounds": int(main.sum())}, tol=tol)
+        rhs = gmin if math.isfinite(gmin) else g.gamma_hi
+        tol = tolerance(g.gamma_hi, rhs) + (SOLVER_RTOL * g.gamma_hi if ctx.learner == "omm-naive" else 0.0)
+        lhs, rhs, lo, _ = gamma_row(g, rhs, rhs, "gamma*")
+        return ctx.result(lhs, rhs, {"gamma* (solver)": g.gamma_star, "gamma* certified": [g.gamma_lo, g.gamma_hi],
+                                     "min gamma_t": gmin, "rounds": int(main.sum())}, rhs_lower=lo, tol=tol,
+                          uncertified=uncertified(g))
 
 
 def _kappa_circ_upper(delta: float, eta: float, p: float) -> float:
@@ -181,7 +272,9 @@ class Lemma42(Claim):
 
     For l_2, rhs is the closed form of κ∘. For other p, κ∘ is not known in closed form: rhs = 1 (κ∘ ≤ 1, so a
     violation is certified beyond it) and rhs_lower = min_β‖u − βz‖/‖u‖ at the very (u, z) of the round (≤ κ∘ by
-    eq. 5, so "holds" is certified below it); in between the verdict is inconclusive.
+    eq. 5, so "holds" is certified below it); in between the verdict is inconclusive. A float violation stands only
+    when the 50-digit replay of the learner violates too (:func:`confirm_float_gap`: the naive implementation's
+    certificates come from a float conic solve and have no such replay, so a float gap there is inconclusive).
     """
 
     id = "OMM-L42"
@@ -204,7 +297,8 @@ class Lemma42(Claim):
             rows.append((ratio, hi, lo, int(i) + 1))
         lhs, rhs, lo, t = min(rows, key=lambda r: r[2] - r[0])
         tol = tolerance(lhs, rhs) + (SOLVER_RTOL if ctx.learner == "omm-naive" else 1e-12)
-        return ctx.result(lhs, rhs, {"round": t, "updates": len(rows), "p": p}, rhs_lower=lo, tol=tol)
+        res = ctx.result(lhs, rhs, {"round": t, "updates": len(rows), "p": p}, rhs_lower=lo, tol=tol)
+        return confirm_float_gap(ctx, res, self)
 
 
 @claim
@@ -315,6 +409,7 @@ class Lemma44(Claim):
         phi = self._phi(ctx)
         ctx.require("phi <= rho", phi <= rho_of(ctx), f"phi = {phi}, rho = {rho_of(ctx)}")
         ctx.require("phi < 1", phi < 1, f"phi = {phi}")
+        require_separable(ctx)
 
     def _phi(self, ctx):
         phi = ctx.params.get("phi")
@@ -326,20 +421,20 @@ class Lemma44(Claim):
         tr, g, phi = ctx.trace, geo(ctx), self._phi(ctx)
         main = main_rounds(tr)
         rows = []
-        k_hi = max(K.kappa(g.D / g.gamma_star, phi), K.kappa(g.D / g.gamma_star_lower, phi))
-        k_lo = min(K.kappa(g.D / g.gamma_star, phi), K.kappa(g.D / g.gamma_star_lower, phi))
+        k_hi, k_lo = extremes(lambda r, gs: K.kappa(r, phi), g, breaks=(1 - phi,))
         for i in np.flatnonzero(main & (col(tr, "a") < phi * col(tr, "gamma"))):
             gt, a = float(col(tr, "gamma")[i]), float(col(tr, "a")[i])
             ratio = float(col(tr, "gamma_next")[i]) / gt
-            mid = K.kappa_circ_closed(g.D / (2 * gt), (gt - a) / (2 * gt))
-            rows.append((ratio, mid, mid, int(i) + 1, "first"))
-            rows.append((mid, k_hi, k_lo, int(i) + 1, "second"))
+            mid_lo, mid_hi = (K.kappa_circ_closed(D / (2 * gt), (gt - a) / (2 * gt)) for D in (g.D_lo, g.D_hi))
+            rows.append((ratio, mid_hi, mid_lo, int(i) + 1, "first"))  # κ∘ is non-decreasing in δ
+            spread = 0.0 if mid_hi == mid_lo else mid_hi - mid_lo
+            rows.append((mid_lo, k_hi, k_lo - spread, int(i) + 1, "second"))
         if not rows:
             return ctx.result(0.0, 1.0, {"rounds": 0, "phi": phi}, notes=["no round with a_t < φγ_t"])
         lhs, rhs, lo, t, which = min(rows, key=lambda r: r[2] - r[0])
         tol = tolerance(lhs, rhs) + (SOLVER_RTOL if ctx.learner == "omm-naive" else 1e-12)
-        return ctx.result(lhs, rhs, {"round": t, "inequality": which, "phi": phi, "r": g.r,
-                                     "rounds": len(rows) // 2}, rhs_lower=lo, tol=tol)
+        return ctx.result(lhs, rhs, {"round": t, "inequality": which, "phi": phi, "r certified": [g.r_lo, g.r_hi],
+                                     "rounds": len(rows) // 2}, rhs_lower=lo, tol=tol, uncertified=uncertified(g))
 
     def _general_p(self, ctx):
         tr, g, phi = ctx.trace, geo(ctx), self._phi(ctx)
@@ -349,18 +444,19 @@ class Lemma44(Claim):
             gt = float(col(tr, "gamma")[i])
             ratio = float(col(tr, "gamma_next")[i]) / gt
             rows.append((ratio, 1.0, float(col(tr, "l42_value")[i]), int(i) + 1, "first (via the round's (u, z))"))
-            rows.append((float(col(tr, "l42_delta")[i]) * 2 * gt, g.D, g.D, int(i) + 1, "||z|| <= D"))
-            rows.append((g.gamma_star, gt, gt, int(i) + 1, "gamma_t >= gamma* (second, by monotonicity)"))
+            rows.append((float(col(tr, "l42_delta")[i]) * 2 * gt, g.D_hi, g.D_lo, int(i) + 1, "||z|| <= D"))
+            rows.append((*gamma_row(g, gt, gt, None)[:3], int(i) + 1, "gamma_t >= gamma* (second, by monotonicity)"))
         if not rows:
             return ctx.result(0.0, 1.0, {"rounds": 0, "phi": phi}, notes=["no round with a_t < φγ_t"])
         lhs, rhs, lo, t, which = min(rows, key=lambda r: r[2] - r[0])
-        tol = tolerance(lhs, rhs) + (g.gamma_star - g.gamma_star_lower) + SOLVER_RTOL_POW * max(1.0, g.D)
+        tol = tolerance(lhs, rhs) + SOLVER_RTOL_POW * max(1.0, g.D)
         return ctx.result(lhs, rhs, {"round": t, "inequality": which, "phi": phi, "p": p_of(ctx),
-                                     "rounds": len(rows) // 3}, rhs_lower=lo, tol=tol)
+                                     "rounds": len(rows) // 3}, rhs_lower=lo, tol=tol, uncertified=uncertified(g))
 
 
-def _theorem_rows(ctx, bound_of, phis):
-    """(lhs = m(φ), rhs, rhs_lower, φ) for each φ, with bound_of(r, φ, γ₃, γ*)."""
+def _theorem_rows(ctx, bound_of, phis, breaks_of=lambda phi: ()):
+    """(lhs = m(φ), rhs, rhs_lower, φ) for each φ, with bound_of(r, φ, γ₃, γ*) taken at its extremes over the
+    certified (r, γ*) box (regime boundaries breaks_of(φ))."""
     tr, g = ctx.trace, geo(ctx)
     g3 = gamma3(tr)
     rows = []
@@ -369,7 +465,7 @@ def _theorem_rows(ctx, bound_of, phis):
         if g3 is None:
             rows.append((m, 0.0, 0.0, phi))
             continue
-        hi, lo = bracket(lambda gs: bound_of(g.D / gs, phi, g3, gs), g)
+        hi, lo = extremes(lambda r, gs: bound_of(r, phi, g3, gs), g, breaks_of(phi))
         rows.append((m, hi, lo, phi))
     return rows
 
@@ -396,6 +492,7 @@ class Theorem41(Claim):
         _require_omm(ctx)
         phis = self._phis(ctx)
         ctx.require("phi <= rho", max(phis) <= rho_of(ctx) and max(phis) < 1, f"max phi {max(phis)}")
+        require_separable(ctx)
 
     def _phis(self, ctx):
         if ctx.claim_params["phis"]:
@@ -410,15 +507,16 @@ class Theorem41(Claim):
         phis = self._phis(ctx)
         g = geo(ctx)
         if p_of(ctx) == 2.0:
-            rows = _theorem_rows(ctx, K.theorem41_bound, phis)
+            rows = _theorem_rows(ctx, K.theorem41_bound, phis, lambda phi: (1 - phi,))
         else:
             rows = self._rows_general_p(ctx, g, phis)
-        for phi in phis:  # m̄(φ) ≤ m(φ), at the certified lower γ* (the larger m̄)
-            rows.append((m_count(ctx.trace, phi, g.gamma_star_lower), m_count(ctx.trace, phi),
-                         m_count(ctx.trace, phi), phi))
+        for phi in phis:  # m̄(φ) ≤ m(φ), m̄ over the certified bracket of γ*
+            m = m_count(ctx.trace, phi)
+            rows.append(m_bar_row(ctx.trace, phi, g, m, m, phi))
         lhs, rhs, lo, phi = _worst(rows)
-        return ctx.result(lhs, rhs, {"phi": phi, "r": g.r, "gamma3": gamma3(ctx.trace), "gamma*": g.gamma_star,
-                                     "mistakes": ctx.trace.M, "p": p_of(ctx)}, rhs_lower=lo)
+        return ctx.result(lhs, rhs, {"phi": phi, "r certified": [g.r_lo, g.r_hi], "gamma3": gamma3(ctx.trace),
+                                     "gamma* certified": [g.gamma_lo, g.gamma_hi], "mistakes": ctx.trace.M,
+                                     "p": p_of(ctx)}, rhs_lower=lo, uncertified=uncertified(g))
 
     @staticmethod
     def _rows_general_p(ctx, g, phis):
@@ -427,11 +525,11 @@ class Theorem41(Claim):
         rows = []
         for phi in phis:
             m = m_count(tr, phi)
-            if g3 is None or phi < 1.0 - g.r_upper:  # exact: κ∘ = −∞ (Hölder), bound 0
+            if g3 is None or phi < 1.0 - g.r_hi:  # exact: κ∘ = −∞ (Hölder), bound 0
                 rows.append((m, 0.0, 0.0, phi))
                 continue
-            k_lo, _ = K.kappa_circ_numeric(g.r / 2, (1 - phi) / 2, p=p, d=min(ctx.X.shape[1], 3))
-            lo = K.theorem41_bound(g.r, phi, g3, g.gamma_star, kap=k_lo) if k_lo > -math.inf else 0.0
+            k_lo, _ = K.kappa_circ_numeric(g.r_lo / 2, (1 - phi) / 2, p=p, d=min(ctx.X.shape[1], 3))
+            lo = K.theorem41_bound(g.r_lo, phi, g3, g.gamma_hi, kap=k_lo) if k_lo > -math.inf else 0.0
             rows.append((m, math.inf, lo, phi))
         return rows
 
@@ -456,6 +554,7 @@ class Section51(Claim):
         if ctx.claim_params["mode"] == "run":
             _require_omm(ctx)
             ctx.require("p = 2", p_of(ctx) == 2.0, "the display is for l_2")
+            require_separable(ctx)
         else:
             ctx.require("phi < 1", float(ctx.claim_params["phi_s"]) < 1, "phi must be < 1")
             ctx.require("r > 0", float(ctx.claim_params["r"]) > 0, "r must be > 0")
@@ -463,8 +562,11 @@ class Section51(Claim):
     def evaluate(self, ctx):
         if ctx.claim_params["mode"] == "run":
             phis = ctx.claim_params["phis"] or phi_grid(rho_of(ctx))
-            lhs, rhs, lo, phi = _worst(_theorem_rows(ctx, K.s51_bound, phis))
-            return ctx.result(lhs, rhs, {"phi": phi, "r": geo(ctx).r}, rhs_lower=lo)
+            rows = _theorem_rows(ctx, K.s51_bound, phis, lambda phi: (1 - phi, math.sqrt(2) * (1 - phi)))
+            lhs, rhs, lo, phi = _worst(rows)
+            g = geo(ctx)
+            return ctx.result(lhs, rhs, {"phi": phi, "r certified": [g.r_lo, g.r_hi]}, rhs_lower=lo,
+                              uncertified=uncertified(g))
         return symbolic_s51(ctx)
 
 
@@ -526,6 +628,7 @@ class Table1(Claim):
             _require_omm(ctx)
             ctx.require("p = 2", p_of(ctx) == 2.0, "Table 1 is for l_2")
             ctx.require("phi <= rho", phi <= rho_of(ctx) and phi < 1, f"phi_t = {phi}, rho = {rho_of(ctx)}")
+            require_separable(ctx)
         else:
             ctx.require("phi < 1", phi < 1, f"phi_t = {phi}")
 
@@ -538,17 +641,26 @@ class Table1(Claim):
         if g3 is None:
             return ctx.result(tr.M, 2.0, {"note": "initialisation never ended"})
         init_mist = int(np.count_nonzero(tr.mistakes & ~main_rounds(tr)))
-        iters = m_count(tr, phi, g.gamma_star_lower) + init_mist
-        rows = [(tr.M, *bracket(lambda gs: K.table1_mistakes(g.D / gs, g3, gs), g), "mistakes")]
+        iters = m_count(tr, phi, g.gamma_lo) + init_mist
+        rows = [(tr.M, *extremes(lambda r, gs: K.table1_mistakes(r, g3, gs), g, (1.0, math.sqrt(2))), "mistakes")]
         notes = []
-        col2 = [K.table1_iterations(g.D / gs, phi, g3, gs) for gs in (g.gamma_star, g.gamma_star_lower)]
-        if any(v is None for v in col2):
+        undefined = []
+
+        def col2(r, gs):
+            v = K.table1_iterations(r, phi, g3, gs)
+            undefined.extend([r] if v is None else [])
+            return v
+
+        hi, lo = extremes(col2, g, [(1 - phi) * b for b in (1 - phi, 1.0, math.sqrt(2))])
+        if undefined:
             notes.append("no printed case of the second column applies at this (r, φ): column skipped")
         else:
-            rows.append((iters, max(col2), min(col2), "iterations"))
+            m_lo, rhs2, lo2, _ = m_bar_row(tr, phi, g, hi, lo, None)
+            rows.append((m_lo + init_mist, rhs2, lo2, "iterations"))
         lhs, rhs, lo, which = min(rows, key=lambda r: r[2] - r[0])
-        return ctx.result(lhs, rhs, {"column": which, "r": g.r, "phi": phi, "mistakes": tr.M,
-                                     "iterations counted": iters}, rhs_lower=lo, notes=notes)
+        return ctx.result(lhs, rhs, {"column": which, "r certified": [g.r_lo, g.r_hi], "phi": phi,
+                                     "mistakes": tr.M, "iterations counted": iters}, rhs_lower=lo, notes=notes,
+                          uncertified=uncertified(g))
 
     def _symbolic(self, ctx):
         import sympy as sp
@@ -581,7 +693,8 @@ class TranslationInvariance(Claim):
     Metamorphic: both runs; lhs = the largest of the per-round score differences (wᵀ(x+u) + b − wᵀu = wᵀx + b),
     the final |Δw| and |Δb − (−wᵀu)|, plus ∞ if any prediction differs; rhs = 0. Tolerance 1e-8·scale
     (1e-5·scale for the naive version, whose steps are conic solves), scale = 1 + max|x| + max|u| (reported).
-    ``u`` defaults to 5·(1, ..., 1).
+    ``u`` defaults to 5·(1, ..., 1). A float violation stands only when both runs at 50 digits violate too
+    (:func:`confirm_float_gap`; learners without a high-precision path leave a float gap inconclusive).
     """
 
     id = "OMM-TI"
@@ -595,7 +708,7 @@ class TranslationInvariance(Claim):
         gap = translation_gap(ctx.learner, ctx.X, ctx.y, u, **ctx.learner_params)
         lhs = max(gap["score_gap"], gap["w_gap"], gap["b_gap"]) + (math.inf if gap["yhat_diff"] else 0.0)
         rel = 1e-5 if ctx.learner == "omm-naive" else 1e-8
-        return ctx.result(lhs, 0.0, gap, tol=rel * gap["scale"])
+        return confirm_float_gap(ctx, ctx.result(lhs, 0.0, gap, tol=rel * gap["scale"]), self)
 
 
 @claim
@@ -636,6 +749,8 @@ class Example51(Claim):
             P, _ = ex51_points(c, r)
             ok = all(np.any(np.all(np.isclose(P, x, rtol=0, atol=1e-12), axis=1)) for x in ctx.X)
             ctx.require("points in {z1, z2, z3}", ok, "every x_t must be one of the three points")
+        if part == "geometry":
+            require_separable(ctx, 2.0)
         if part == "perceptron":
             ctx.require("learner", ctx.learner == "perceptron", "part 'perceptron' is about the Perceptron")
             ctx.require("kernel", ctx.kernel.spec() == "linear", "the linear kernel")
@@ -646,11 +761,19 @@ class Example51(Claim):
         return getattr(self, "_" + ctx.claim_params["part"])(ctx)
 
     def _geometry(self, ctx):
+        """γ* and D from the certified bracket; (w*, b*) = ((0, 1), 0) is optimal iff its margin, certified in
+        arb, equals γ*: lhs = γ* − margin((0, 1), 0) ∈ [γ_lo − margin_hi, γ_hi − margin_lo]."""
         c, r = self._cr(ctx)
-        g = geometry(ctx.X, ctx.y)
-        dev = {"gamma*": abs(g.gamma_star - 1.0), "w*": float(np.abs(g.solution.w - [0.0, 1.0]).max()),
-               "b*": abs(g.solution.b), "Dbar": abs(g.Dbar - math.hypot(c + r, 1.0)), "D": abs(g.D - r)}
-        return ctx.result(max(dev.values()), 0.0, dev, tol=SOLVER_RTOL * (1 + c + r))
+        g = geo(ctx, 2.0)
+        with arb_precision():
+            m = certified_margin(np.asarray(ctx.X, float), ctx.y, np.array([0.0, 1.0]), 0.0, 2.0)
+        rows = [deviation_row(g.gamma_lo, g.gamma_hi, 1.0, "gamma*"), deviation_row(g.D_lo, g.D_hi, r, "D"),
+                deviation_row(g.Dbar, g.Dbar, math.hypot(c + r, 1.0), "Dbar (float)"),
+                (max(g.gamma_lo - float_up(m), 0.0), 0.0, -(g.gamma_hi - float_down(m)), "(w*, b*) optimal")]
+        lhs, rhs, lo, which = min(rows, key=lambda x: x[2] - x[0])
+        terms = {"worst": which, "gamma* certified": [g.gamma_lo, g.gamma_hi], "D certified": [g.D_lo, g.D_hi],
+                 "Dbar": g.Dbar, "margin of ((0,1),0)": [float_down(m), float_up(m)]}
+        return ctx.result(lhs, rhs, terms, rhs_lower=lo, tol=SOLVER_RTOL * (1 + c + r), uncertified=uncertified(g))
 
     def _omm(self, ctx):
         c, r = self._cr(ctx)
@@ -699,6 +822,7 @@ class AppendixA(Claim):
             ctx.require("sequence", ctx.X is not None, "mode 'run' needs a sequence")
             _require_omm(ctx)
             ctx.require("p = 2", p_of(ctx) == 2.0, "App. A is about l_2")
+            require_separable(ctx)
 
     def evaluate(self, ctx):
         if ctx.claim_params["mode"] != "run":
@@ -716,14 +840,15 @@ class AppendixA(Claim):
         g3 = gamma3(tr)
         rows = []
         if g3 is not None:
-            rows.append((g3, 2 * (g.D + g.gamma_star), 2 * (g.D + g.gamma_star_lower), "gamma3"))
-        if 1 <= g.r < math.sqrt(2) and 1 <= g.r_upper < math.sqrt(2):
+            rows.append((g3, *extremes(lambda r, gs: 2 * (r * gs + gs), g), "gamma3"))
+        if 1 <= g.r_lo and g.r_hi < math.sqrt(2):
             rows.append((tr.M, 7.0, 7.0, "mistakes"))
         if not rows:
-            return ctx.result(0.0, 0.0, {"note": "nothing to check"})
+            return ctx.result(0.0, 0.0, {"note": "nothing to check"}, uncertified=uncertified(g))
         lhs, rhs, lo, which = min(rows, key=lambda r: r[2] - r[0])
-        return ctx.result(lhs, rhs, {"which": which, "r": g.r, "gamma3": g3, "D": g.D, "gamma*": g.gamma_star,
-                                     "mistakes": tr.M}, rhs_lower=lo)
+        return ctx.result(lhs, rhs, {"which": which, "r certified": [g.r_lo, g.r_hi], "gamma3": g3,
+                                     "D certified": [g.D_lo, g.D_hi], "gamma* certified": [g.gamma_lo, g.gamma_hi],
+                                     "mistakes": tr.M}, rhs_lower=lo, uncertified=uncertified(g))
 
 
 @claim
@@ -746,19 +871,21 @@ class PerceptronTight(Claim):
         ctx.require("e_1..e_d", ctx.T == d and np.array_equal(ctx.X, np.eye(d)), "x_t must be e_t, t = 1..d")
         ctx.require("both classes", len(set(ctx.y.tolist())) == 2,
                     "the labelling has one class only: γ* (Assumption 2) is undefined")
+        require_separable(ctx, 2.0)
 
     def evaluate(self, ctx):
         d = ctx.X.shape[1]
-        g = geometry(ctx.X, ctx.y)
-        dev = {"Dbar": abs(g.Dbar - 1.0), "gamma*": abs(g.gamma_star - 1 / math.sqrt(d))}
+        g = geo(ctx, 2.0)
+        M = float(ctx.trace.M)
+        rows = [(float(d), M, M, "mistakes"), deviation_row(g.Dbar, g.Dbar, 1.0, "Dbar"),
+                deviation_row(g.gamma_lo, g.gamma_hi, 1 / math.sqrt(d), "gamma*")]
         if d >= 3:
-            dev["D"] = abs(g.D - math.sqrt(2))
-        tol = SOLVER_RTOL
-        rows = [(float(d), float(ctx.trace.M), "mistakes")] + [(v, 0.0, k) for k, v in dev.items()]
-        lhs, rhs, which = min(rows, key=lambda r: r[1] - r[0] - (tol if r[2] != "mistakes" else 0))
-        terms = {"which": which, "mistakes": ctx.trace.M, "d": d, "gamma* (with bias)": g.gamma_star,
-                 "1/sqrt(d)": 1 / math.sqrt(d), "P": int(np.sum(ctx.y == 1)), "N": int(np.sum(ctx.y == -1))}
-        return ctx.result(lhs, rhs, terms, tol=tol)
+            rows.append(deviation_row(g.D_lo, g.D_hi, math.sqrt(2), "D"))
+        lhs, rhs, lo, which = min(rows, key=lambda r: r[2] - r[0])
+        terms = {"which": which, "mistakes": ctx.trace.M, "d": d, "gamma* (with bias) certified":
+                 [g.gamma_lo, g.gamma_hi], "1/sqrt(d)": 1 / math.sqrt(d), "P": int(np.sum(ctx.y == 1)),
+                 "N": int(np.sum(ctx.y == -1))}
+        return ctx.result(lhs, rhs, terms, rhs_lower=lo, tol=SOLVER_RTOL, uncertified=uncertified(g))
 
 
 INVARIANT = ("omm-naive", "omm-conservative", "omm-efficient", "pumma")

@@ -12,7 +12,7 @@ Algorithm 1 as printed:
   y_1, and add x_t to its class when y_t ≠ ŷ_t. Then the iteration counter is *reset to 2*; the certificates are
   the two points, γ_3 = ‖v₊ − v₋‖/2, w_3 = ℓ(v₊ − v₋), b_3 = −½ w_3ᵀ(v₊ + v₋).
 * t = 3, 4, ...: a_t = y_t(w_tᵀx_t + b_t); update iff a_t < ρ γ_t (strict, as printed). The naive version adds
-  x_t to V_{t,±} and solves eq. 3 on all stored points (cvxpy, bounds.maxmargin); the efficient version solves eq. 3
+  x_t to V_{t,±} and solves eq. 3 on all stored points (cvxpy, learners.maxmargin); the efficient version solves eq. 3
   on {v₊, x_t} vs {v₋} (or {v₊} vs {v₋, x_t}), i.e. eq. 7 min_{β∈[0,1]} ‖u − βz‖ with u = v₊ − v₋ and
   z = v₊ − x_t (y_t = +1) or z = x_t − v₋ (y_t = −1): the l_2 closed form β*(u, z) of §5.1, and a bounded
   one-dimensional line search for other p ("for brevity, we omit these details": our reading is Brent's bounded
@@ -305,7 +305,7 @@ class NaiveOMM(OnlineMaxMargin):
     naive = True
 
     def _update(self, x, y, u, z, seg, t_next):
-        from bounds.maxmargin import max_margin
+        from .maxmargin import max_margin
 
         (self.Vp if y == 1 else self.Vm).append(np.asarray(x, float))
         sol = max_margin(np.array(self.Vp), np.array(self.Vm), p=self.lp.p)

@@ -42,7 +42,7 @@ from adversaries import realdata  # noqa: E402
 from bounds import errata  # noqa: E402
 from bounds import omm_kappa as K  # noqa: E402
 from bounds.omm import gamma3, m_count  # noqa: E402
-from bounds.maxmargin import geometry  # noqa: E402
+from learners.maxmargin import geometry  # noqa: E402
 
 nb = Fragment("omm", "Online maximum margin (paper 004)")
 QUICK, OUT, md = nb.quick, nb.out, nb.md

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import bounds
 from adversaries import make_sequence
-from bounds.maxmargin import NotSeparableError, geometry, margins, max_margin
+from learners.maxmargin import NotSeparableError, geometry, margins, max_margin
 from learners.omm import LpNorm
 
 
@@ -97,7 +97,7 @@ def test_geometry_of_two_clusters_is_exact():
 def test_diameter_lp_matches_brute_force():
     rng = np.random.default_rng(3)
     X = rng.normal(size=(40, 3))
-    from bounds.maxmargin import diameter
+    from learners.maxmargin import diameter
 
     for p in (1.5, 2.0, 3.0):
         brute = max(np.linalg.norm(a - b, p) for a in X for b in X)

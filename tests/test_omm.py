@@ -16,7 +16,7 @@ from adversaries import make_sequence
 from adversaries.omm_constructions import ex51_points, per_tight_play
 from bounds import omm_kappa as K
 from bounds.errata import replay
-from bounds.maxmargin import geometry, max_margin
+from learners.maxmargin import geometry, max_margin
 from bounds.omm import gamma3, m_count
 from learners.numeric import high_precision
 from learners.omm import LpNorm
