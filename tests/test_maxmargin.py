@@ -103,3 +103,115 @@ def test_diameter_lp_matches_brute_force():
         brute = max(np.linalg.norm(a - b, p) for a in X for b in X)
         assert diameter(X, LpNorm(p)) == pytest.approx(brute, rel=1e-12)
     assert math.isclose(diameter(X[:1], LpNorm(2)), 0.0)
+
+
+# ------------------------------------------------------------------------- certified bracket and separability
+from fractions import Fraction  # noqa: E402
+
+import mpmath  # noqa: E402
+
+from learners.maxmargin import (  # noqa: E402
+    certify_bracket, common_point, float_down, float_up, separability,
+)
+
+
+def _two_point_gamma(xp, xm, p) -> mpmath.mpf:
+    """γ of one point per class, independently: ‖x₊ − x₋‖_p/2 in mpmath at 60 digits (Lemma 3.1)."""
+    with mpmath.workdps(60):
+        s = sum(abs(mpmath.mpf(float(a)) - mpmath.mpf(float(b))) ** mpmath.mpf(p) for a, b in zip(xp, xm))
+        return s ** (1 / mpmath.mpf(p)) / 2
+
+
+@pytest.mark.parametrize("p", [1.5, 2.0, 3.0])
+@pytest.mark.parametrize("k", [-990, -500, 0, 7, 498])  # scales 2^k: about 1e-298 .. 1e150
+def test_bracket_contains_gamma_at_every_scale(p, k):
+    """One point per class: the true γ* (computed independently) lies in [γ_lo, γ_hi] at every scale."""
+    xp, xm = np.ldexp(np.array([1.0, 2.0, -0.5]), k), np.ldexp(np.array([-0.5, 0.3, 1.0]), k)
+    br = certify_bracket(xp[None], xm[None], p)
+    true = _two_point_gamma(xp, xm, p)
+    assert br.separable
+    assert mpmath.mpf(br.lower) <= true <= mpmath.mpf(br.upper)
+    assert br.width <= 1e-9 * float(true)
+
+
+def test_bracket_of_the_square_is_exact():
+    """V₊ = {(1, ±1)}, V₋ = {(−1, ±1)}: γ* = 1 exactly; the bracket contains it and is tight."""
+    br = certify_bracket(np.array([[1.0, 1.0], [1.0, -1.0]]), np.array([[-1.0, 1.0], [-1.0, -1.0]]))
+    assert br.lower <= 1.0 <= br.upper and br.width < 1e-8
+
+
+@given(pts=st.lists(st.tuples(st.integers(0, 8), st.integers(0, 8), st.sampled_from([1, -1])), max_size=12),
+       k=st.sampled_from([-990, -300, 0, 300, 498]))
+@settings(max_examples=10, deadline=None)
+def test_bracket_contains_exact_gamma_at_every_scale(pts, k):
+    """±(1, 0) and further points with |x₁| ≥ 1 on their side (dyadic, so exact): γ* = 1 (the classifier x₁ and
+    the pair ±(1, 0)); scaled by 2^k (exact) γ* = 2^k, which the certified bracket must contain."""
+    extra = [[y * (1 + a / 8), b / 4 * (1 if a % 2 else -1)] for a, b, y in pts]
+    X = np.array([[1.0, 0.0], [-1.0, 0.0]] + extra)
+    y = np.r_[1, -1, [p[2] for p in pts]].astype(int)
+    g = geometry(np.ldexp(X, k), y)
+    assert g.uncertified is None
+    assert g.gamma_lo <= math.ldexp(1.0, k) <= g.gamma_hi
+    assert g.D_lo <= g.D_hi and g.gamma_hi - g.gamma_lo <= 1e-6 * math.ldexp(1.0, k)
+
+
+def _check_common_point(cp, Vp, Vm):
+    """Independent exact check: λ, η are convex weights and Σλ_i v_i = Ση_j u_j in Fractions."""
+    lam, eta = cp["plus"], cp["minus"]
+    assert sum(lam.values()) == 1 and sum(eta.values()) == 1 and min([*lam.values(), *eta.values()]) >= 0
+    for k in range(Vp.shape[1]):
+        a = sum(c * Fraction(float(Vp[i, k])) for i, c in lam.items())
+        b = sum(c * Fraction(float(Vm[j, k])) for j, c in eta.items())
+        assert a == b
+
+
+@pytest.mark.parametrize("Vp, Vm", [
+    ([[0.0, 1.0], [3.0, 3.0]], [[0.0, 1.0]]),  # the same point in both classes
+    ([[0.0, 0.0], [2.0, 0.0]], [[1.0, 0.0]]),  # collinear: the middle point has the other label
+    ([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]], [[0.25, 0.25], [5.0, 5.0]]),  # inside the triangle
+    ([[0.0, 0.0], [3.0, 0.0]], [[1.0, -1.0], [1.0, 2.0]]),  # crossing segments: weights (2/3, 1/3), not dyadic
+])
+@pytest.mark.parametrize("k", [-990, 0, 498])
+def test_not_separable_is_certified_by_an_exact_common_point(Vp, Vm, k):
+    Vp, Vm = np.ldexp(np.array(Vp), k), np.ldexp(np.array(Vm), k)
+    sep = separability(Vp, Vm)
+    assert sep.status == "not separable", sep.reason
+    assert "verified in exact rational arithmetic" in sep.reason
+    _check_common_point(sep.common, Vp, Vm)
+    with pytest.raises(NotSeparableError, match="not linearly separable") as exc:
+        geometry(np.vstack([Vp, Vm]), np.r_[np.ones(len(Vp)), -np.ones(len(Vm))])
+    assert exc.value.certified
+
+
+def test_separable_input_has_no_common_point():
+    X, y = separable(4)
+    assert common_point(X[y == 1], X[y == -1]) is None
+    assert separability(X[y == 1], X[y == -1]).status == "separable"
+
+
+def test_one_class_is_certified_not_separable():
+    sep = separability(np.array([[1.0, 2.0]]), np.zeros((0, 2)))
+    assert sep.status == "not separable" and "class -1 is empty" in sep.reason
+
+
+def test_hulls_closer_than_the_float_solver_sees_are_uncertified():
+    """conv V₊ = [(0,0), (2,0)] and V₋ = {(1, 2⁻¹⁰⁰⁰)}: separable in exact arithmetic (γ* = 2⁻¹⁰⁰¹) but far below
+    what a float solve at scale 1 resolves, and no common point exists: neither certificate, "uncertified"."""
+    Vp, Vm = np.array([[0.0, 0.0], [2.0, 0.0]]), np.array([[1.0, math.ldexp(1.0, -1000)]])
+    sep = separability(Vp, Vm)
+    assert sep.status == "uncertified" and "separability not certified" in sep.reason
+    g = geometry(np.vstack([Vp, Vm]), np.array([1, 1, -1]))
+    assert g.uncertified and g.gamma_lo == 0.0 and g.r_hi == math.inf
+
+
+def test_directed_rounding_of_balls():
+    from flint import arb
+
+    from learners.maxmargin import arb_precision
+
+    with arb_precision(200):
+        third = arb(1) / 3
+    lo, hi = float_down(third), float_up(third)
+    assert lo < 1 / 3 < hi or (lo <= 1 / 3 <= hi and lo < hi)
+    assert Fraction(lo) < Fraction(1, 3) < Fraction(hi)
+    assert float_down(arb(0.5)) == 0.5 == float_up(arb(0.5))
