@@ -108,6 +108,8 @@ def violation_mask(tr, phi: float, gamma_ref: "float | None" = None) -> np.ndarr
     """The rounds that count towards m(φ) (eq. 4b: γ(x_t, y_t; w_t, b_t) ≤ φγ_t, t ≥ 3) or, with ``gamma_ref`` = γ*,
     towards m̄(φ) (eq. 4a: ≤ φγ*), as a boolean mask over the trace's rounds."""
     main = main_rounds(tr)
+    if not main.any():  # the initialisation never ended: no round counts
+        return main
     ref = col(tr, "gamma") if gamma_ref is None else gamma_ref
     with np.errstate(invalid="ignore"):
         return main & (col(tr, "gmargin") <= phi * ref)

@@ -353,12 +353,56 @@ def certified_hull_distance(Vp: np.ndarray, Vm: np.ndarray, lam: np.ndarray, eta
     return arb_lp_norm([x - z for x, z in zip(a, b)], p)
 
 
+def polish_l2(Vp: np.ndarray, Vm: np.ndarray, lam: np.ndarray, eta: np.ndarray, rel: float = 1e-6):
+    """Active-set polish of eq. 3 for l_2: on the support of (λ, η) (weights above ``rel``·max), the minimiser of
+    ‖Σλ_i v_i − Ση_j u_j‖² subject to Σλ = Ση = 1 alone (the KKT linear system, solved by least squares, on data
+    centred and scaled by a power of two). Returns the new (λ, η) when they are ≥ 0 (exact convex weights after
+    renormalisation), else None. Conic solvers stop at ~1e-9 absolute; this recovers the vertex solution."""
+    sp, sm = np.flatnonzero(lam > rel * lam.max()), np.flatnonzero(eta > rel * eta.max())
+    k = scale_exponent(Vp, Vm) or 0
+    c = 0.5 * (Vp[sp].mean(0) + Vm[sm].mean(0))
+    M = np.hstack([np.ldexp(Vp[sp] - c, -k).T, -np.ldexp(Vm[sm] - c, -k).T])
+    n = M.shape[1]
+    C = np.zeros((2, n))
+    C[0, :len(sp)], C[1, len(sp):] = 1.0, 1.0
+    K = np.block([[2 * M.T @ M, C.T], [C, np.zeros((2, 2))]])
+    rhs = np.r_[np.zeros(n), 1.0, 1.0]
+    z = np.linalg.lstsq(K, rhs, rcond=None)[0][:n]
+    if not np.all(np.isfinite(z)) or z.min() < 0:
+        return None
+    la, et = np.zeros_like(lam), np.zeros_like(eta)
+    la[sp], et[sm] = z[:len(sp)], z[len(sp):]
+    if not (la.sum() > 0 and et.sum() > 0):
+        return None
+    return la / la.sum(), et / et.sum()
+
+
+def _lemma31_classifier(Vp, Vm, lam, eta, p: float):
+    """(w, b) of Lemma 3.1 at the convex weights (λ, η): w = ℓ(v₊ − v₋), b = −½wᵀ(v₊ + v₋) (float)."""
+    lp = LpNorm(p)
+    vp, vm = lam @ Vp, eta @ Vm
+    u = vp - vm
+    if not np.any(u):
+        return None
+    w = np.asarray(lp.grad(np.ldexp(u, -math.frexp(float(np.abs(u).max()))[1])), float)  # ℓ is scale-invariant
+    return w, -0.5 * float(w @ (vp + vm))
+
+
 def certify_bracket(Vp, Vm, p: float = 2.0, sol: MaxMarginResult | None = None, prec: int = PREC) -> GammaBracket:
-    """The certified bracket of γ(V₊, V₋) from the float solution ``sol`` (solved here when None)."""
+    """The certified bracket of γ(V₊, V₋) from the float solution ``sol`` (solved here when None): the best lower
+    end over the candidate classifiers (Lemma 3.1's, the reformulation's, and for l_2 Lemma 3.1's at the polished
+    certificates) and the best upper end over the candidate convex weights (the solver's, the polished ones)."""
     Vp, Vm = _classes(Vp, Vm)
     sol = max_margin(Vp, Vm, p) if sol is None else sol
     X, y = np.vstack([Vp, Vm]), np.r_[np.ones(len(Vp), int), -np.ones(len(Vm), int)]
     cands = [(sol.w, sol.b)] + ([(sol.w_svm, sol.b_svm)] if sol.w_svm is not None else [])
+    weights = [(sol.lam, sol.eta)]
+    if p == 2.0:
+        pol = polish_l2(Vp, Vm, sol.lam, sol.eta)
+        if pol is not None:
+            weights.append(pol)
+            c = _lemma31_classifier(Vp, Vm, *pol, p)
+            cands += [c] if c is not None else []
     with arb_precision(prec):
         best = None
         for w, b in cands:
@@ -367,12 +411,13 @@ def certify_bracket(Vp, Vm, p: float = 2.0, sol: MaxMarginResult | None = None, 
             m = certified_margin(X, y, w, b, p)
             if best is None or float_down(m) > float_down(best[0]):
                 best = (m, np.asarray(w, float), float(b))
-        hi = certified_hull_distance(Vp, Vm, sol.lam, sol.eta, p) / 2
+        his = [(certified_hull_distance(Vp, Vm, la, et, p) / 2, la, et) for la, et in weights]
+        hi, lam, eta = min(his, key=lambda h: float_up(h[0]))
     if best is None:
         from flint import arb
 
         best = (arb.neg_inf(), np.zeros(X.shape[1]), 0.0)
-    return GammaBracket(best[0], hi, best[1], best[2], sol.lam, sol.eta, prec)
+    return GammaBracket(best[0], hi, best[1], best[2], lam, eta, prec)
 
 
 # ---------------------------------------------------------------------------------- certified separability

@@ -507,3 +507,156 @@ def test_certificate_history():
         assert g == pytest.approx(np.linalg.norm(vp - vm) / 2, rel=1e-12)
     assert hist[0][0] == 3 and all(h[0] >= 4 for h in hist[1:])  # index of the γ_t they define
     assert learners.make("omm-efficient", keep_history=False).run(X, y).final.history == []
+
+
+# ------------------------------------------------------------------- issue 8: certified verdicts, false alarms
+from bounds.base import PreconditionError  # noqa: E402
+
+# The false alarms of issue 8, as found by `boundlab hunt` before the certified bracket (each was reported VIOLATED).
+T41_FALSE_ALARM = (  # float γ* above γ₃: rhs = log(γ₃/γ*)/(−log κ) came out −156.5 < m = 0
+    [[-0.5210053832799871, -0.8535533905932737], [-0.5210053832799871, -0.8535533905932737],
+     [-0.5210158986062163, -0.8534741808550137], [-0.5210053832799871, -0.8535533905932737],
+     [-0.5210053832799871, -0.8535533905932737], [-0.05638786034022745, -0.9984089388653584],
+     [-0.5210053832799871, -0.8535533905932737], [-0.6474467544292946, -0.762110687616289]],
+    [1, 1, -1, 1, 1, 1, 1, -1])
+L31_SAME_POINT_BOTH_LABELS = ([[-5.844284049919781e-191], [0.6745582586973868], [0.6745259757634511],
+                               [0.6745582586973868]], [1, -1, 1, 1])  # x_2 = x_4, labels −1 and +1
+L31_CLOSE_HULLS = ([[0.6745582586973868], [0.6745582586973868], [0.6745259757634511], [0.1380363619295928]],
+                   [-1, -1, 1, 1])
+L42_NAIVE_FLOAT_GAP = (  # n-OMM: ratio 1.0000022 against κ∘ = 1, a conic solver's inaccuracy
+    [[-0.3872697213111068, -0.14554901458044733, -0.2630147915474718, -0.8715852607390273],
+     [-0.2174581409877993, -0.5228141389179771, -0.37442437110062243, 0.5497404165593123],
+     [-0.32101062892131677, -0.24496755838280693, -0.37442437110062243, -0.6931480057992474]]
+    + [[-0.49834495762175623, -0.2572746692287978, -0.37442437110062243, -0.6628478074618813]] * 4
+    + [[-0.4983134875866103, -0.2574353700407462, -0.3743158925841496, -0.6624566074483422],
+       [-0.5579455286384506, -0.20093060790686798, -0.37442437110062243, -0.42714293393881897],
+       [-0.49834495762175623, -0.2572746692287978, -0.37442437110062243, -0.6628478074618813]],
+    [-1, 1, -1, -1, -1, -1, -1, 1, -1, -1])
+TI_FLOAT_GAP = (  # e-OMM: |Δb| = 9.9e-7 against the tolerance 8.3e-8, rounding (x_4 = x_6 with both labels)
+    [[-3.576278688e-07, -3.576278688e-07, -0.6522201612289458], [-1.4651380978160886, -3.576278688e-07, -3.576278688e-07],
+     [7.440145905958515e-285, 2.3405676777224302, 2.0725709243210737], [-3.576278688e-07, -3.576278688e-07, -3.576278688e-07],
+     [2.0725709243210737, -3.576278688e-07, 1.3812416516854713e-174], [-3.576278688e-07, -3.576278688e-07, -3.576278688e-07]],
+    [1, -1, 1, -1, -1, 1])
+
+
+def _arrays(case):
+    return np.array(case[0], float), np.array(case[1])
+
+
+@pytest.mark.claim("OMM-T41")
+def test_issue8_theorem41_false_alarm_now_holds_with_a_certified_bracket():
+    X, y = _arrays(T41_FALSE_ALARM)
+    g = geometry(X, y)
+    assert g.uncertified is None and 0 < g.gamma_lo <= g.gamma_hi
+    tr = learners.make("omm-efficient").run(X, y)
+    assert g.gamma_hi <= gamma3(tr) * (1 + 1e-9)  # Lemma 4.1 at t = 3, now visible through the bracket
+    res = run_check("OMM-T41", X, y, "omm-efficient")
+    assert res.holds is True, str(res)
+    assert res.preconditions["separable (Assumption 2)"].startswith("certified")
+
+
+@pytest.mark.claim("OMM-T41")
+@pytest.mark.claim("OMM-L31")
+@pytest.mark.parametrize("cid, learner", [("OMM-T41", "omm-efficient"), ("OMM-L31", None), ("OMM-L41", "omm-naive"),
+                                          ("OMM-TAB1", "omm-conservative"), ("OMM-APPA", "omm-efficient")])
+def test_issue8_same_point_with_both_labels_is_refused(cid, learner):
+    X, y = _arrays(L31_SAME_POINT_BOTH_LABELS)
+    with pytest.raises(PreconditionError, match=r"separable \(Assumption 2\).*1·x_4 \(label \+1\) = 1·x_2 "
+                                                r"\(label -1\), verified in exact rational arithmetic"):
+        run_check(cid, X, y, learner)
+
+
+def test_issue8_not_separable_exits_2_from_the_cli(capsys, tmp_path):
+    from bounds.cli import main
+
+    X, y = _arrays(L31_SAME_POINT_BOTH_LABELS)
+    f = tmp_path / "dup.csv"
+    f.write_text("".join(f"{int(l)},{float(x[0])!r}\n" for x, l in zip(X, y)))
+    code = main(["check", "OMM-T41", "--data", str(f)])
+    err = capsys.readouterr().err
+    assert code == 2 and "not linearly separable" in err and err.count("\n") == 1
+
+
+@pytest.mark.claim("OMM-L31")
+def test_issue8_lemma31_close_hulls_is_never_violated():
+    X, y = _arrays(L31_CLOSE_HULLS)
+    res = bounds.check("OMM-L31", X, y, kernel="linear")
+    assert res.holds is not False and res.lhs == 0.0, str(res)
+    assert res.terms["gamma* certified"][0] > 0
+
+
+@pytest.mark.claim("OMM-L42")
+def test_issue8_lemma42_naive_float_gap_is_inconclusive():
+    X, y = _arrays(L42_NAIVE_FLOAT_GAP)
+    res = run_check("OMM-L42", X, y, "omm-naive")
+    assert res.lhs - res.rhs > res.tolerance  # the float gap is still there...
+    assert res.holds is None  # ...but it is not a violation
+    assert any("float-only gap" in n and "no high-precision path" in n for n in res.notes), res.notes
+
+
+@pytest.mark.claim("OMM-TI")
+def test_issue8_translation_float_gap_is_rounding():
+    X, y = _arrays(TI_FLOAT_GAP)
+    res = run_check("OMM-TI", X, y, "omm-efficient")
+    assert res.lhs > res.tolerance and res.holds is None, str(res)
+    note = next(n for n in res.notes if "float-only gap" in n)
+    assert "is rounding: at 50 digits" in note and "(holds)" in note
+
+
+@pytest.mark.claim("OMM-T41")
+def test_issue8_uncertified_separability_is_inconclusive():
+    """Hulls 2⁻¹⁰⁰⁰ apart at scale 1: separable in exact arithmetic, but neither certificate can be produced."""
+    X, y = np.array([[0.0, 0.0], [2.0, 0.0], [1.0, math.ldexp(1.0, -1000)]]), np.array([1, 1, -1])
+    res = run_check("OMM-T41", X, y, "omm-efficient")
+    assert res.holds is None and any("separability not certified" in n for n in res.notes), str(res)
+
+
+# Inputs outside the hypotheses (Assumption 2): the suite must never certify a violation on them.
+GAMMA_CLAIMS = [("OMM-T41", "omm-efficient", {}), ("OMM-T41", "omm-conservative", {}), ("OMM-L31", None, {}),
+                ("OMM-L41", "omm-efficient", {}), ("OMM-L44", "omm-efficient", {"rho": 0.5}),
+                ("OMM-S51", "omm-efficient", {}), ("OMM-TAB1", "omm-efficient", {}),
+                ("OMM-APPA", "omm-efficient", {}), ("OMM-L42", "omm-efficient", {}),
+                ("OMM-TI", "omm-efficient", {})]
+
+
+@st.composite
+def outside_hypotheses(draw):
+    """A sequence that is not separable (a point repeated with the other label, a point between two of the other
+    label on a line, or one class only), scaled by 1e-300 .. 1e150."""
+    seed = draw(st.integers(0, 10_000))
+    rng = np.random.default_rng(seed)
+    d, T = draw(st.integers(1, 3)), draw(st.integers(3, 12))
+    X = rng.normal(size=(T, d))
+    y = np.where(rng.uniform(size=T) < 0.5, 1, -1)
+    kind = draw(st.sampled_from(["duplicate", "collinear", "one-class"]))
+    i, j = draw(st.integers(0, T - 1)), draw(st.integers(0, T - 1))
+    if kind == "duplicate":
+        X = np.vstack([X, X[i]])
+        y = np.r_[y, -y[i]]
+    elif kind == "collinear":
+        a, b = X[i], X[j] if j != i else X[i] + 1.0
+        X = np.vstack([X, a, b, (a + b) / 2])  # the midpoint of two +1 points, labelled −1
+        y = np.r_[y, 1, 1, -1]
+    else:
+        y = np.full(T, draw(st.sampled_from([1, -1])))
+    scale = draw(st.sampled_from([1e-300, 1e-150, 1.0, 1e75, 1e150]))
+    pos = draw(st.permutations(range(len(y))))
+    return X[list(pos)] * scale, y[list(pos)], kind, scale
+
+
+@pytest.mark.claim("OMM-T41")
+@pytest.mark.claim("OMM-L31")
+@given(case=outside_hypotheses(), which=st.sampled_from(range(len(GAMMA_CLAIMS))))
+@settings(max_examples=40, deadline=None)
+def test_no_certified_violation_outside_the_hypotheses(case, which):
+    X, y, kind, scale = case
+    cid, learner, params = GAMMA_CLAIMS[which]
+    try:
+        res = bounds.check(cid, X, y, kernel="linear", learner=learner, params=params)
+    except PreconditionError as exc:
+        assert cid in str(exc)
+        return
+    except ValueError as exc:  # the learner itself may refuse (v₊ = v₋: "not linearly separable")
+        assert "not linearly separable" in str(exc) or "sequence" in str(exc).lower(), str(exc)
+        return
+    assert res.holds is not False, f"{kind} at scale {scale:g}: {res}"
