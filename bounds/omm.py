@@ -73,35 +73,72 @@ def extremes(f, g, breaks=()) -> tuple[float, float]:
     """(max, min) of f(r, γ) over [r_lo, r_hi] × [γ_lo, γ_hi]: at the corners and on both sides of each regime
     boundary r = b inside (f monotone in r and in γ within a regime). γ_lo = 0 (not certified) gives +∞ above."""
     rs = [g.r_lo, g.r_hi]
-    rs += [x for b in breaks if g.r_lo < b <= g.r_hi for x in (b * (1 - 1e-15), b)]
+    inside = [b for b in breaks if g.r_lo < b <= g.r_hi]
+    if inside and nm.is_ball():  # the left limit at a boundary is not a ball computation: no certificate
+        return math.inf, -math.inf
+    rs += [x for b in inside for x in (b * (1 - 1e-15), b)]
     vals = []
     for gs in (g.gamma_lo, g.gamma_hi):
         for r in rs:
             if not (gs > 0 and math.isfinite(r) and math.isfinite(gs)):
                 vals.append(math.inf)
                 continue
-            v = f(r, gs)
-            vals.append(math.inf if v is None or math.isnan(v) else v)
+            v = f(nm.scalar(r), nm.scalar(gs)) if nm.is_ball() else f(r, gs)
+            vals.append(math.inf if v is None or (not isinstance(v, nm.Ball) and math.isnan(v)) else v)
+    if nm.is_ball():
+        balls = [nm.ball(v) for v in vals]
+        return _ball_max(balls), nm.bmin(*balls)
     return max(vals), min(vals)
+
+
+def _ball_max(balls):
+    out = balls[0].a
+    for b in balls[1:]:
+        out = out.max(b.a)
+    return nm.Ball(out)
+
 
 
 def uncertified(g) -> str | None:
     return g.uncertified
 
 
+def num(v):
+    """A trace value as a number of the current backend (float64, or the Ball itself in ball arithmetic)."""
+    return v if nm.is_ball() else float(v)
+
+
+def mid(v) -> float:
+    """A float for tolerances and display only (a Ball's midpoint); never used by a ball-mode verdict."""
+    return float(v.a.mid()) if isinstance(v, nm.Ball) else float(v)
+
+
 def col(tr, name: str) -> np.ndarray:
-    """A float column of the trace (float64 also after a high-precision run, whose values are mpf)."""
+    """A column of the trace: float64 (also after a high-precision run, whose values are mpf); in ball arithmetic
+    the Balls themselves (object array), so that nothing leaves the certified computation."""
+    if nm.is_ball():
+        return np.asarray(tr[name], dtype=object)
     return np.asarray(tr[name], dtype=float)
+
+
+def _logged(v) -> bool:
+    """Whether a trace entry was logged (unlogged rounds hold NaN, a NaN ball in ball arithmetic)."""
+    if isinstance(v, nm.Ball):
+        return not v.a.is_nan()
+    return not math.isnan(float(v))
 
 
 def main_rounds(tr) -> np.ndarray:
     """Mask of the rounds t ≥ 3 of Algorithm 1's counter (after the initialisation phase)."""
-    return np.isfinite(col(tr, "gamma")) if "gamma" in tr else np.zeros(tr.T, bool)
+    if "gamma" not in tr:
+        return np.zeros(tr.T, bool)
+    return np.array([_logged(v) for v in tr["gamma"]], bool)
 
 
-def gamma3(tr) -> float | None:
+def gamma3(tr):
+    """γ₃ (a float, or a Ball in ball arithmetic); None when the initialisation never ended."""
     idx = np.flatnonzero(main_rounds(tr))
-    return float(col(tr, "gamma")[idx[0]]) if len(idx) else None
+    return col(tr, "gamma")[idx[0]] if len(idx) else None
 
 
 def violation_mask(tr, phi: float, gamma_ref: "float | None" = None) -> np.ndarray:
@@ -110,9 +147,18 @@ def violation_mask(tr, phi: float, gamma_ref: "float | None" = None) -> np.ndarr
     main = main_rounds(tr)
     if not main.any():  # the initialisation never ended: no round counts
         return main
-    ref = col(tr, "gamma") if gamma_ref is None else gamma_ref
-    with np.errstate(invalid="ignore"):
-        return main & (col(tr, "gmargin") <= phi * ref)
+    ref = col(tr, "gamma") if gamma_ref is None else np.full(tr.T, gamma_ref, dtype=object)
+    out = np.zeros(tr.T, bool)
+    gm = col(tr, "gmargin")
+    for i in np.flatnonzero(main):  # element by element: a ball comparison that cannot be decided raises
+        out[i] = bool(gm[i] <= nm.scalar(phi) * ref[i])
+    return out
+
+
+def below_phi(tr, phi: float) -> list[int]:
+    """The main-phase rounds with a_t < φγ_t (Lemma 4.4's selection), decided round by round."""
+    a, g = col(tr, "a"), col(tr, "gamma")
+    return [int(i) for i in np.flatnonzero(main_rounds(tr)) if a[i] < nm.scalar(phi) * g[i]]
 
 
 def m_count(tr, phi: float, gamma_ref: "float | None" = None) -> int:
@@ -165,12 +211,23 @@ def confirm_float_gap(ctx: Context, res: ClaimResult, claim: "Claim") -> ClaimRe
         return res
     return ctx.result(res.lhs, res.rhs, res.terms, rhs_lower=res.rhs_lower, tol=res.tolerance, notes=res.notes,
                       uncertified=f"{gap} is rounding: at 50 digits lhs = {hp.lhs:.6g}, rhs = {hp.rhs:.6g} "
-                                  f"({hp.verdict})")
+                                  f"({hp.float_verdict} at 50 digits)")
 
 
-def _worst(rows):
-    """The row (lhs, rhs, info) with the smallest slack rhs − lhs."""
-    return min(rows, key=lambda r: (r[1] - r[0], -r[0]))
+def _worst(rows, lower: bool = False):
+    """The row (lhs, rhs, [rhs_lower,] info...) with the smallest slack rhs − lhs (``lower``: rhs_lower − lhs).
+
+    In ball arithmetic the slacks are balls: a row certified violated (rhs < lhs) is taken if there is one, else
+    a row not certified to hold (the verdict is then inconclusive), else the smallest slack by midpoint (all
+    hold)."""
+    j = 2 if lower else 1
+    if not nm.is_ball():
+        return min(rows, key=lambda r: (r[j] - r[0], -r[0]))
+    viol = [r for r in rows if nm.upper(nm.ball(r[1]) - nm.ball(r[0])) < 0]
+    if viol:
+        return viol[0]
+    open_ = [r for r in rows if nm.lower(nm.ball(r[2] if len(r) > 3 else r[1]) - nm.ball(r[0])) < 0]
+    return open_[0] if open_ else min(rows, key=lambda r: float((nm.ball(r[j]) - nm.ball(r[0])).a.mid()))
 
 
 def _require_omm(ctx):
@@ -210,6 +267,8 @@ class Lemma31(Claim):
     learners = ()
     claim_params = {"p": 2.0}
     unit_kernel = False
+    uncertifiable = ("an equality of two optimal values: the certified bracket bounds the deviation (its width is "
+                     "reported) but ball arithmetic cannot prove it zero, nor a violation without exact certificates")
 
     def preconditions(self, ctx):
         require_separable(ctx, float(ctx.claim_params["p"]))
@@ -251,9 +310,9 @@ class Lemma41(Claim):
     def evaluate(self, ctx):
         tr, g = ctx.trace, geo(ctx)
         main = main_rounds(tr)
-        gmin = float(np.min(col(tr, "gamma")[main])) if main.any() else math.inf
-        rhs = gmin if math.isfinite(gmin) else g.gamma_hi
-        tol = tolerance(g.gamma_hi, rhs) + (SOLVER_RTOL * g.gamma_hi if ctx.learner == "omm-naive" else 0.0)
+        gmin = nm.bmin(*col(tr, "gamma")[main]) if main.any() else math.inf
+        rhs = gmin if main.any() else g.gamma_hi
+        tol = tolerance(g.gamma_hi, mid(rhs)) + (SOLVER_RTOL * g.gamma_hi if ctx.learner == "omm-naive" else 0.0)
         lhs, rhs, lo, _ = gamma_row(g, rhs, rhs, "gamma*")
         return ctx.result(lhs, rhs, {"gamma* (solver)": g.gamma_star, "gamma* certified": [g.gamma_lo, g.gamma_hi],
                                      "min gamma_t": gmin, "rounds": int(main.sum())}, rhs_lower=lo, tol=tol,
@@ -293,12 +352,12 @@ class Lemma42(Claim):
             return ctx.result(0.0, 1.0, {"updates": 0}, notes=["no update round: nothing to check"])
         rows = []
         for i in upd:
-            ratio = float(col(tr, "gamma_next")[i] / col(tr, "gamma")[i])
-            hi = _kappa_circ_upper(float(col(tr, "l42_delta")[i]), float(col(tr, "l42_eta")[i]), p)
-            lo = hi if LpNorm(p).euclidean else float(col(tr, "l42_value")[i])
+            ratio = num(col(tr, "gamma_next")[i] / col(tr, "gamma")[i])
+            hi = _kappa_circ_upper(num(col(tr, "l42_delta")[i]), num(col(tr, "l42_eta")[i]), p)
+            lo = hi if LpNorm(p).euclidean else num(col(tr, "l42_value")[i])
             rows.append((ratio, hi, lo, int(i) + 1))
-        lhs, rhs, lo, t = min(rows, key=lambda r: r[2] - r[0])
-        tol = tolerance(lhs, rhs) + (SOLVER_RTOL if ctx.learner == "omm-naive" else 1e-12)
+        lhs, rhs, lo, t = _worst(rows, lower=True)
+        tol = tolerance(mid(lhs), mid(rhs)) + (SOLVER_RTOL if ctx.learner == "omm-naive" else 1e-12)
         res = ctx.result(lhs, rhs, {"round": t, "updates": len(rows), "p": p}, rhs_lower=lo, tol=tol)
         return confirm_float_gap(ctx, res, self)
 
@@ -424,23 +483,23 @@ class Lemma44(Claim):
         main = main_rounds(tr)
         rows = []
         k_hi, k_lo = extremes(lambda r, gs: K.kappa(r, phi), g, breaks=(1 - phi,))
-        for i in np.flatnonzero(main & (col(tr, "a") < phi * col(tr, "gamma"))):
-            gt, a = float(col(tr, "gamma")[i]), float(col(tr, "a")[i])
-            ratio = float(col(tr, "gamma_next")[i]) / gt
+        for i in below_phi(tr, phi):
+            gt, a = num(col(tr, "gamma")[i]), num(col(tr, "a")[i])
+            ratio = num(col(tr, "gamma_next")[i]) / gt
             mid_lo, mid_hi = (K.kappa_circ_closed(D / (2 * gt), (gt - a) / (2 * gt)) for D in (g.D_lo, g.D_hi))
             rows.append((ratio, mid_hi, mid_lo, int(i) + 1, "first"))  # κ∘ is non-decreasing in δ
-            spread = 0.0 if mid_hi == mid_lo else mid_hi - mid_lo
+            spread = 0.0 if mid_hi is mid_lo or (not nm.is_ball() and mid_hi == mid_lo) else mid_hi - mid_lo
             rows.append((mid_lo, k_hi, k_lo - spread, int(i) + 1, "second"))
         if not rows:
             return ctx.result(0.0, 1.0, {"rounds": 0, "phi": phi}, notes=["no round with a_t < φγ_t"])
-        lhs, rhs, lo, t, which = min(rows, key=lambda r: r[2] - r[0])
-        tol = tolerance(lhs, rhs) + (SOLVER_RTOL if ctx.learner == "omm-naive" else 1e-12)
+        lhs, rhs, lo, t, which = _worst(rows, lower=True)
+        tol = tolerance(mid(lhs), mid(rhs)) + (SOLVER_RTOL if ctx.learner == "omm-naive" else 1e-12)
         return ctx.result(lhs, rhs, {"round": t, "inequality": which, "phi": phi, "r certified": [g.r_lo, g.r_hi],
                                      "rounds": len(rows) // 2}, rhs_lower=lo, tol=tol, uncertified=uncertified(g))
 
     def _general_p(self, ctx):
         tr, g, phi = ctx.trace, geo(ctx), self._phi(ctx)
-        sel = np.flatnonzero(main_rounds(tr) & (col(tr, "a") < phi * col(tr, "gamma")) & tr["upd"])
+        sel = [i for i in below_phi(tr, phi) if tr["upd"][i]]
         rows = []
         for i in sel:
             gt = float(col(tr, "gamma")[i])
@@ -659,7 +718,7 @@ class Table1(Claim):
         else:
             m_lo, rhs2, lo2, _ = m_bar_row(tr, phi, g, hi, lo, None)
             rows.append((m_lo + init_mist, rhs2, lo2, "iterations"))
-        lhs, rhs, lo, which = min(rows, key=lambda r: r[2] - r[0])
+        lhs, rhs, lo, which = _worst(rows, lower=True)
         return ctx.result(lhs, rhs, {"column": which, "r certified": [g.r_lo, g.r_hi], "phi": phi,
                                      "mistakes": tr.M, "iterations counted": iters}, rhs_lower=lo, notes=notes,
                           uncertified=uncertified(g))
@@ -702,6 +761,8 @@ class TranslationInvariance(Claim):
     id = "OMM-TI"
     learners = ("omm-efficient", "omm-naive", "omm-conservative", "pumma")
     unit_kernel = False
+    uncertifiable = ("an identity between two runs: ball arithmetic cannot prove a difference zero; a float gap is "
+                     "re-checked at 50 digits instead (confirm_float_gap)")
     claim_params = {"u": None}
 
     def evaluate(self, ctx):
@@ -752,6 +813,10 @@ class Example51(Claim):
             ok = all(np.any(np.all(np.isclose(P, x, rtol=0, atol=1e-12), axis=1)) for x in ctx.X)
             ctx.require("points in {z1, z2, z3}", ok, "every x_t must be one of the three points")
         if part == "geometry":
+            hit = [any(np.array_equal(np.asarray(x, float), z) for x in ctx.X) for z in P]
+            ctx.require("z1, z2, z3 in the sequence", all(hit),
+                        f"the geometry part is about the set {{z1, z2, z3}}; missing: "
+                        f"{[f'z{k + 1}' for k, h in enumerate(hit) if not h]}")
             require_separable(ctx, 2.0)
         if part == "perceptron":
             ctx.require("learner", ctx.learner == "perceptron", "part 'perceptron' is about the Perceptron")
@@ -847,7 +912,7 @@ class AppendixA(Claim):
             rows.append((tr.M, 7.0, 7.0, "mistakes"))
         if not rows:
             return ctx.result(0.0, 0.0, {"note": "nothing to check"}, uncertified=uncertified(g))
-        lhs, rhs, lo, which = min(rows, key=lambda r: r[2] - r[0])
+        lhs, rhs, lo, which = _worst(rows, lower=True)
         return ctx.result(lhs, rhs, {"which": which, "r certified": [g.r_lo, g.r_hi], "gamma3": g3,
                                      "D certified": [g.D_lo, g.D_hi], "gamma* certified": [g.gamma_lo, g.gamma_hi],
                                      "mistakes": tr.M}, rhs_lower=lo, uncertified=uncertified(g))
@@ -873,21 +938,32 @@ class PerceptronTight(Claim):
         ctx.require("e_1..e_d", ctx.T == d and np.array_equal(ctx.X, np.eye(d)), "x_t must be e_t, t = 1..d")
         ctx.require("both classes", len(set(ctx.y.tolist())) == 2,
                     "the labelling has one class only: γ* (Assumption 2) is undefined")
+        if not nm.is_mp():
+            wrong = np.flatnonzero(~np.asarray(ctx.trace.mistakes, bool))
+            ctx.require("labelled against the learner", not len(wrong),
+                        f"y_t = ŷ_t at t = {(wrong + 1).tolist()}: the construction labels every e_t against the "
+                        f"learner's prediction (the adaptive per-tight sequence)")
         require_separable(ctx, 2.0)
 
     def evaluate(self, ctx):
         d = ctx.X.shape[1]
         g = geo(ctx, 2.0)
-        M = float(ctx.trace.M)
-        rows = [(float(d), M, M, "mistakes"), deviation_row(g.Dbar, g.Dbar, 1.0, "Dbar"),
+        rows = [deviation_row(g.Dbar, g.Dbar, 1.0, "Dbar"),
                 deviation_row(g.gamma_lo, g.gamma_hi, 1 / math.sqrt(d), "gamma*")]
         if d >= 3:
             rows.append(deviation_row(g.D_lo, g.D_hi, math.sqrt(2), "D"))
+        notes = []
+        if nm.is_ball():  # the learner's ties (scores exactly 0 on e_t) cannot be decided in balls
+            notes.append("ball arithmetic: the constants only (d mistakes follows from the labelling, checked in "
+                         "float64 as a precondition)")
+        else:
+            M = float(ctx.trace.M)
+            rows.insert(0, (float(d), M, M, "mistakes"))
         lhs, rhs, lo, which = min(rows, key=lambda r: r[2] - r[0])
-        terms = {"which": which, "mistakes": ctx.trace.M, "d": d, "gamma* (with bias) certified":
+        terms = {"which": which, "mistakes": ctx.__dict__["trace"].M if "trace" in ctx.__dict__ else None, "d": d, "gamma* (with bias) certified":
                  [g.gamma_lo, g.gamma_hi], "1/sqrt(d)": 1 / math.sqrt(d), "P": int(np.sum(ctx.y == 1)),
                  "N": int(np.sum(ctx.y == -1))}
-        return ctx.result(lhs, rhs, terms, rhs_lower=lo, tol=SOLVER_RTOL, uncertified=uncertified(g))
+        return ctx.result(lhs, rhs, terms, rhs_lower=lo, tol=SOLVER_RTOL, uncertified=uncertified(g), notes=notes)
 
 
 INVARIANT = ("omm-naive", "omm-conservative", "omm-efficient", "pumma")

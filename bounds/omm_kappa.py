@@ -17,9 +17,19 @@ import math
 
 import numpy as np
 
+from learners import numeric as nm
 from learners.omm import LpNorm
 
 NEG_INF = -math.inf
+
+
+def _ball(*xs) -> bool:
+    return any(isinstance(x, nm.Ball) for x in xs)
+
+
+def SQRT2():
+    """√2 in the current backend (a ball around the exact √2 in ball arithmetic, not the rounded float)."""
+    return nm.sqrt(nm.scalar(2))
 
 
 # ------------------------------------------------------------------------------------------------ κ∘, l_2
@@ -30,9 +40,13 @@ def kappa_circ_closed(delta: float, eta: float) -> float:
     if eta < 0 <= delta:
         return 1.0
     if 0 <= eta <= min(delta * delta, delta):
+        if _ball(delta, eta):  # ball arithmetic (a certified replay): the same formula on balls
+            return nm.sqrt(nm.nonneg(1 - eta * eta / (delta * delta)))
         with np.errstate(divide="ignore", invalid="ignore"):
             return float(np.sqrt(1.0 - np.float64(eta) ** 2 / np.float64(delta) ** 2))
     if delta * delta < eta <= delta:
+        if _ball(delta, eta):
+            return nm.sqrt(nm.nonneg(1 + delta * delta - 2 * eta))
         return math.sqrt(max(1.0 + delta * delta - 2.0 * eta, 0.0))
     return math.nan  # not reached for real inputs
 
@@ -153,7 +167,7 @@ def theorem41_bound(r: float, phi: float, gamma3: float, gamma_star: float, kap=
         return 0.0
     if k >= 1:
         return math.inf
-    return math.log(gamma3 / gamma_star) / (-math.log(k))
+    return nm.log(gamma3 / gamma_star) / (-nm.log(k))
 
 
 def s51_factor(r: float, phi: float) -> float | None:
@@ -161,7 +175,7 @@ def s51_factor(r: float, phi: float) -> float | None:
     q = r / (1.0 - phi)
     if q < 1:
         return None
-    if q < math.sqrt(2.0):
+    if q < SQRT2():
         return phi + r * r / 4.0
     return 1.0 - ((1.0 - phi) / r) ** 2
 
@@ -175,7 +189,7 @@ def s51_bound(r: float, phi: float, gamma3: float, gamma_star: float) -> float:
         return 0.0
     if X >= 1:
         return math.inf
-    return 2.0 * math.log(gamma3 / gamma_star) / (-math.log(X))
+    return 2.0 * nm.log(gamma3 / gamma_star) / (-nm.log(X))
 
 
 def s51_factor_corrected(r: float, phi: float) -> float | None:
@@ -189,22 +203,22 @@ def s51_factor_corrected(r: float, phi: float) -> float | None:
 
 def table1_mistakes(r: float, gamma3: float, gamma_star: float) -> float:
     """Table 1, OMM row, mistake bound as printed."""
-    L = math.log(gamma3 / gamma_star)
+    L = nm.log(gamma3 / gamma_star)
     if r < 1:
         return 2.0
-    if r < math.sqrt(2.0):
-        return 2.0 + L / (-math.log(r / 2.0))
-    return 2.0 + 2.0 * L / (-math.log(1.0 - 1.0 / r ** 2))
+    if r < SQRT2():
+        return 2.0 + L / (-nm.log(r / 2.0))
+    return 2.0 + 2.0 * L / (-nm.log(1.0 - 1.0 / r ** 2))
 
 
 def table1_iterations(r: float, phi: float, gamma3: float, gamma_star: float) -> float | None:
     """Table 1, OMM row, "max # iters to reach at least φγ* margin" as printed (None where no case applies)."""
-    L = math.log(gamma3 / gamma_star)
+    L = nm.log(gamma3 / gamma_star)
     q = r / (1.0 - phi)
     if q < 1.0 - phi:
         return 2.0
-    if 1 <= q < math.sqrt(2.0):
-        return 2.0 + 2.0 * L / (-math.log(phi + r * r / 4.0))
-    if q >= math.sqrt(2.0):
-        return 2.0 + 2.0 * L / (-math.log(1.0 - ((1.0 - phi) / r) ** 2))
+    if 1 <= q < SQRT2():
+        return 2.0 + 2.0 * L / (-nm.log(phi + r * r / 4.0))
+    if q >= SQRT2():
+        return 2.0 + 2.0 * L / (-nm.log(1.0 - ((1.0 - phi) / r) ** 2))
     return None

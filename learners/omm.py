@@ -237,14 +237,16 @@ class OnlineMaxMargin(LinearLearner):
         self.b = -(self.w @ (vp + vm)) / 2
         self.gamma = self.lp.norm(u) / 2
         if self.keep_history:  # O(d) memory per update: switch off for long high-dimensional runs
-            self.history.append((t_alg, np.array(vp, float), np.array(vm, float), float(self.gamma)))
+            keep = (lambda v: v) if nm.is_mp() else float  # exact numbers stay exact in a replay
+            self.history.append((t_alg, np.array(vp, dtype=nm.dtype()), np.array(vm, dtype=nm.dtype()),
+                                 keep(self.gamma)))
 
     def _main_round(self, t, x, y):
         t_alg = t - self.k_init + 2
         score = x @ self.w + self.b
         a = y * score
         gamma = self.gamma
-        margin = max(a, nm.scalar(0)) / self.wdual
+        margin = nm.nonneg(a) / self.wdual  # max{a, 0}, defined on a ball straddling 0
         upd = a < self.rho * gamma
         for name, value in (("t_alg", t_alg), ("gamma", gamma), ("a", a), ("gmargin", margin),
                             ("ratio", margin / gamma), ("m_phi", bool(margin <= self.phi * gamma)),

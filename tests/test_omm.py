@@ -600,7 +600,7 @@ def test_issue8_translation_float_gap_is_rounding():
     res = run_check("OMM-TI", X, y, "omm-efficient")
     assert res.lhs > res.tolerance and res.holds is None, str(res)
     note = next(n for n in res.notes if "float-only gap" in n)
-    assert "is rounding: at 50 digits" in note and "(holds)" in note
+    assert "is rounding: at 50 digits" in note and "(holds at 50 digits)" in note
 
 
 @pytest.mark.claim("OMM-T41")
@@ -660,3 +660,46 @@ def test_no_certified_violation_outside_the_hypotheses(case, which):
         assert "not linearly separable" in str(exc) or "sequence" in str(exc).lower(), str(exc)
         return
     assert res.holds is not False, f"{kind} at scale {scale:g}: {res}"
+
+
+# ------------------------------------------------------------------ ball arithmetic (bounds.certify, issue 8)
+@pytest.mark.parametrize("name", ["OMM-T41-tie.json", "OMM-TAB1-tie.json", "OMM-S51-run.json", "PER-TIGHT-bias.json"])
+def test_real_errata_are_certified_violated_in_ball_arithmetic(name):
+    from bounds.errata import Witness
+
+    w = Witness.load(WIT / name)
+    res = bounds.get(w.claim).check(np.array(w.X), np.array(w.y), kernel="linear", learner=w.learner,
+                                    params=w.params, certify=True)
+    assert res.verdict == "VIOLATED", str(res)
+    assert res.certificate.arithmetic.startswith("arb ball arithmetic")
+
+
+@pytest.mark.claim("OMM-T41")
+@pytest.mark.parametrize("cid, params", [("OMM-T41", {}), ("OMM-T41", {"rho": 0.5}), ("OMM-L41", {}),
+                                         ("OMM-TAB1", {}), ("OMM-S51", {}), ("OMM-APPA", {}),
+                                         ("OMM-L44", {"rho": 0.5})])
+def test_holds_is_certified_in_ball_arithmetic(cid, params):
+    X, y = separable(1, T=40)
+    res = bounds.get(cid).check(X, y, kernel="linear", learner="omm-efficient", params=params, certify=True)
+    assert res.verdict == "holds", str(res)
+
+
+def test_issue8_theorem41_false_alarm_is_never_certified_violated():
+    """The sequence repeats the support point: a_t = γ_t exactly (ρ = 1), a tie the balls cannot decide, so the
+    certified verdict is inconclusive, naming the site; the float verdict holds."""
+    X, y = _arrays(T41_FALSE_ALARM)
+    res = bounds.get("OMM-T41").check(X, y, kernel="linear", learner="omm-efficient", certify=True)
+    assert res.float_verdict == "holds" and res.verdict != "VIOLATED", str(res)
+    assert res.verdict == "holds" or "undecidable" in res.certificate.reason
+
+
+@pytest.mark.claim("OMM-EX51")
+def test_example51_geometry_needs_all_three_points():
+    X, y = make_sequence("ex51:c=4.0,T=10")  # alternate: z1, z3 only
+    with pytest.raises(PreconditionError, match=r"z1, z2, z3 in the sequence.*missing: \['z2'\]"):
+        run_check("OMM-EX51", X, y, "omm-efficient", part="geometry")
+
+
+def test_per_tight_needs_the_adversarial_labelling():
+    with pytest.raises(PreconditionError, match="labelled against the learner"):
+        run_check("PER-TIGHT", np.eye(4), np.array([1, 1, -1, -1]), "omm-efficient")
