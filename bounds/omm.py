@@ -296,7 +296,8 @@ class Lemma31(Claim):
 class Lemma41(Claim):
     """OMM-L41 (Lemma 4.1): γ_t ≥ γ* for every t ≥ 3 (naive and efficient, any ρ).
 
-    lhs = γ* (certified upper value), rhs = min_t γ_t; the tolerance adds the oracle's bracket width (reported).
+    lhs = γ_lo (the certified bracket's lower end: a violation needs even that above min_t γ_t), rhs = min_t γ_t,
+    rhs_lower = rhs − (γ_hi − γ_lo) (so "holds" needs γ_hi ≤ min_t γ_t).
     """
 
     id = "OMM-L41"
