@@ -37,6 +37,7 @@ from .registry import claim
 
 OMM = ("omm-efficient", "omm-naive", "omm-conservative")
 SOLVER_RTOL = 1e-6  # relative accuracy we allow the conic solver where a claim compares two solver outputs (QP, l_2)
+REPRESENTATION = 1e-12  # relative: how far float data may sit from a construction's exact points (EX51 geometry)
 SOLVER_RTOL_POW = 1e-5  # the same for power-cone problems (l_p, p ≠ 2), where Clarabel stops less accurately
 
 
@@ -180,9 +181,17 @@ def m_bar_row(tr, phi: float, g, rhs: float, rhs_lower: float, info):
     return (lo, rhs, rhs_lower - (hi - lo), info)
 
 
-def deviation_row(lo: float, hi: float, target: float, info):
+def deviation_row(lo: float, hi: float, target, info, allowance: float = 0.0):
     """A row (lhs, 0, rhs_lower, info) for "value = target" with the value certified in [lo, hi]: lhs = the smallest
-    |value − target| (a violation needs it above the tolerance), rhs_lower = −(the largest − the smallest)."""
+    |value − target| (a violation needs it above the tolerance), rhs_lower = −(the largest − the smallest).
+
+    In ball arithmetic ``target`` may be a ball (√2, 1/√d) and lhs is a ball; ``allowance`` (≥ 0) is subtracted
+    there: the deviation the float representation of a construction can cause (a certificate has no tolerance)."""
+    if nm.is_ball():
+        t, a, b = nm.ball(target), nm.ball(lo), nm.ball(hi)
+        d_lo = nm.nonneg(_ball_max([a - t, t - b]) - allowance)
+        d_hi = _ball_max([abs(a - t), abs(b - t)])
+        return (d_lo, 0.0, -(d_hi - d_lo), info)
     d_lo = max(0.0, lo - target, target - hi)
     d_hi = max(abs(lo - target), abs(hi - target))
     return (d_lo, 0.0, -(d_hi - d_lo), info)
@@ -835,12 +844,13 @@ class Example51(Claim):
         g = geo(ctx, 2.0)
         with arb_precision():
             m = certified_margin(np.asarray(ctx.X, float), ctx.y, np.array([0.0, 1.0]), 0.0, 2.0)
-        rows = [deviation_row(g.gamma_lo, g.gamma_hi, 1.0, "gamma*"), deviation_row(g.D_lo, g.D_hi, r, "D"),
-                deviation_row(g.Dbar, g.Dbar, math.hypot(c + r, 1.0), "Dbar (float)"),
+        eps = REPRESENTATION * (1 + c + r)  # z³ = (c + r, −1) is stored rounded: D and D̄ may move that much
+        rows = [deviation_row(g.gamma_lo, g.gamma_hi, 1.0, "gamma*"), deviation_row(g.D_lo, g.D_hi, r, "D", eps),
+                deviation_row(g.Dbar_lo, g.Dbar_hi, nm.sqrt(nm.scalar(c + r) ** 2 + 1), "Dbar", eps),
                 (max(g.gamma_lo - float_up(m), 0.0), 0.0, -(g.gamma_hi - float_down(m)), "(w*, b*) optimal")]
         lhs, rhs, lo, which = min(rows, key=lambda x: x[2] - x[0])
         terms = {"worst": which, "gamma* certified": [g.gamma_lo, g.gamma_hi], "D certified": [g.D_lo, g.D_hi],
-                 "Dbar": g.Dbar, "margin of ((0,1),0)": [float_down(m), float_up(m)]}
+                 "Dbar certified": [g.Dbar_lo, g.Dbar_hi], "margin of ((0,1),0)": [float_down(m), float_up(m)]}
         return ctx.result(lhs, rhs, terms, rhs_lower=lo, tol=SOLVER_RTOL * (1 + c + r), uncertified=uncertified(g))
 
     def _omm(self, ctx):
@@ -949,10 +959,10 @@ class PerceptronTight(Claim):
     def evaluate(self, ctx):
         d = ctx.X.shape[1]
         g = geo(ctx, 2.0)
-        rows = [deviation_row(g.Dbar, g.Dbar, 1.0, "Dbar"),
-                deviation_row(g.gamma_lo, g.gamma_hi, 1 / math.sqrt(d), "gamma*")]
+        rows = [deviation_row(g.Dbar_lo, g.Dbar_hi, 1.0, "Dbar"),
+                deviation_row(g.gamma_lo, g.gamma_hi, 1 / nm.sqrt(nm.scalar(d)), "gamma*")]
         if d >= 3:
-            rows.append(deviation_row(g.D_lo, g.D_hi, math.sqrt(2), "D"))
+            rows.append(deviation_row(g.D_lo, g.D_hi, nm.sqrt(nm.scalar(2)), "D"))
         notes = []
         if nm.is_ball():  # the learner's ties (scores exactly 0 on e_t) cannot be decided in balls
             notes.append("ball arithmetic: the constants only (d mistakes follows from the labelling, checked in "
