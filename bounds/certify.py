@@ -28,6 +28,8 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from learners import numeric as nm
 
 PRECISIONS = (256, 1024)
@@ -78,6 +80,18 @@ def _site(exc: BaseException) -> str:
     return f" at {'/'.join(f.filename.split('/')[-2:])}:{f.lineno}"
 
 
+def _in_balls(comp: Any) -> Any:
+    """An explicit comparator rebuilt from its points and coefficients (exact binary numbers) inside the ball
+    backend, so that its Gram matrix and norm are certified rather than carried over from float64."""
+    from learners.expansion import KernelExpansion
+
+    if isinstance(comp, KernelExpansion):
+        with nm.float64():
+            X, alpha = np.asarray(comp.X, float), np.asarray(comp.alpha, float)
+        return KernelExpansion.from_points(comp.kernel, X, alpha)
+    return comp
+
+
 def certify_result(claim, res, X, y, kernel, comparator: Any = None) -> Certificate:
     """Re-derive ``res`` (a float64 ClaimResult of ``claim`` on X, y) in ball arithmetic; attach and return the
     certificate. A float verdict "violated" is re-checked at the explicit comparator the float run used; "holds" is
@@ -103,7 +117,10 @@ def _certify(claim, res, X, y, kernel, comparator) -> Certificate:
     for prec in PRECISIONS:
         try:
             with nm.ball_arithmetic(prec):
-                bres = claim._check(X, y, kernel, res.learner, res.params, comp)
+                bres = claim._check(X, y, kernel, res.learner, res.params, _in_balls(comp))
+        except nm.Inexact as exc:
+            return Certificate(None, "float64 only", f"no ball-arithmetic path: {exc}{_site(exc)}",
+                               seconds=time.monotonic() - t0)
         except nm.Uncertain as exc:
             last = f"{exc}{_site(exc)}"
             continue

@@ -137,6 +137,11 @@ class Uncertain(ArithmeticError):
     that is not exact. The certified replay turns it into an inconclusive verdict naming the site."""
 
 
+class Inexact(Uncertain):
+    """A float (or int) taken of a ball that is not an exact float: the computation leaves ball arithmetic there, so
+    the code path has no certified version (the site is named in the certificate)."""
+
+
 _BALL = False
 _arb = None  # python-flint's arb type, imported on first use
 
@@ -326,12 +331,12 @@ class Ball:
             f = float(self.a.mid())
             if _to_arb(f) == self.a:
                 return f
-        raise Uncertain(f"float() of the ball {self} would drop its radius")
+        raise Inexact(f"float() of the ball {self} would drop its radius")
 
     def __int__(self):
         if self.a.is_exact() and self.a.is_integer():
             return int(self.a.unique_fmpz())
-        raise Uncertain(f"int() of the non-integer or inexact ball {self}")
+        raise Inexact(f"int() of the non-integer or inexact ball {self}")
 
     __index__ = __int__
 
@@ -436,6 +441,34 @@ def bmin(*values):
             out = out.min(ball(v).a)
         return Ball(out)
     return min(values)
+
+
+def nan_to_zero(a: Any) -> np.ndarray:
+    """A numeric column with NaN placeholders (unlogged rounds) read as 0, in the current backend's numbers."""
+    a = np.asarray(a)
+    if a.dtype != object:
+        return np.nan_to_num(a.astype(float), nan=0.0)
+
+    def zero_nan(v):
+        if isinstance(v, Ball):
+            return Ball(0) if v.a.is_nan() else v
+        if isinstance(v, float) and math.isnan(v):
+            return scalar(0)
+        if isinstance(v, mpmath.mpf) and mpmath.isnan(v):
+            return mpmath.mpf(0)
+        return v
+
+    return np.array([zero_nan(v) for v in a.ravel()], dtype=object).reshape(a.shape)
+
+
+def bmax(*values):
+    """max of numbers that is defined for overlapping balls (a ball containing the maximum)."""
+    if any(isinstance(v, Ball) for v in values):
+        out = ball(values[0]).a
+        for v in values[1:]:
+            out = out.max(ball(v).a)
+        return Ball(out)
+    return max(values)
 
 
 def pos_part(x):
