@@ -33,6 +33,9 @@ import numpy as np
 from learners import numeric as nm
 
 PRECISIONS = (256, 1024)
+#: Largest T re-derived in ball arithmetic: the certified Gram matrix costs O(T²) ball operations (about 2 µs each),
+#: so T = 2000 takes about 10 s; beyond it the verdict stays uncertified (a scalable certificate is future work).
+MAX_T = 2000
 
 
 @dataclass
@@ -109,6 +112,9 @@ def _certify(claim, res, X, y, kernel, comparator) -> Certificate:
     reason = getattr(claim, "uncertifiable", None)
     if reason:
         return Certificate(None, "float64 only", reason)
+    if res.T > MAX_T:
+        return Certificate(None, "float64 only", f"T = {res.T} is beyond the ball-arithmetic replay's size limit "
+                                                 f"(bounds.certify.MAX_T = {MAX_T})")
     comp = comparator
     if res.holds is False and comp in (None, "oracle"):
         comp = res.comparator_f  # the explicit comparator the float oracle found (None: the claim has none)
