@@ -137,6 +137,11 @@ class Uncertain(ArithmeticError):
     that is not exact. The certified replay turns it into an inconclusive verdict naming the site."""
 
 
+class Inexact(Uncertain):
+    """A float (or int) taken of a ball that is not an exact float: the computation leaves ball arithmetic there, so
+    the code path has no certified version (the site is named in the certificate)."""
+
+
 _BALL = False
 _arb = None  # python-flint's arb type, imported on first use
 
@@ -326,12 +331,12 @@ class Ball:
             f = float(self.a.mid())
             if _to_arb(f) == self.a:
                 return f
-        raise Uncertain(f"float() of the ball {self} would drop its radius")
+        raise Inexact(f"float() of the ball {self} would drop its radius")
 
     def __int__(self):
         if self.a.is_exact() and self.a.is_integer():
             return int(self.a.unique_fmpz())
-        raise Uncertain(f"int() of the non-integer or inexact ball {self}")
+        raise Inexact(f"int() of the non-integer or inexact ball {self}")
 
     __index__ = __int__
 
@@ -436,6 +441,76 @@ def bmin(*values):
             out = out.min(ball(v).a)
         return Ball(out)
     return min(values)
+
+
+def nan_to_zero(a: Any) -> np.ndarray:
+    """A numeric column with NaN placeholders (unlogged rounds) read as 0, in the current backend's numbers."""
+    a = np.asarray(a)
+    if a.dtype != object:
+        return np.nan_to_num(a.astype(float), nan=0.0)
+
+    def zero_nan(v):
+        if isinstance(v, Ball):
+            return Ball(0) if v.a.is_nan() else v
+        if isinstance(v, float) and math.isnan(v):
+            return scalar(0)
+        if isinstance(v, mpmath.mpf) and mpmath.isnan(v):
+            return mpmath.mpf(0)
+        return v
+
+    return np.array([zero_nan(v) for v in a.ravel()], dtype=object).reshape(a.shape)
+
+
+def bmax(*values):
+    """max of numbers that is defined for overlapping balls (a ball containing the maximum)."""
+    if any(isinstance(v, Ball) for v in values):
+        out = ball(values[0]).a
+        for v in values[1:]:
+            out = out.max(ball(v).a)
+        return Ball(out)
+    return max(values)
+
+
+def matmul(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """A @ B; in ball arithmetic one python-flint ``arb_mat`` product (rigorous, in C) instead of numpy's
+    elementwise object loop."""
+    if not _BALL:
+        return A @ B
+    from flint import arb_mat
+
+    A2, B2 = np.atleast_2d(A), np.atleast_2d(B)
+    if A2.size == 0 or B2.size == 0:
+        return A @ B
+    to = np.frompyfunc(lambda v: ball(v).a, 1, 1)
+    P = arb_mat(to(A2).tolist()) * arb_mat(to(B2).tolist())
+    out = np.empty((P.nrows(), P.ncols()), dtype=object)
+    for i in range(P.nrows()):
+        for j in range(P.ncols()):
+            out[i, j] = Ball(P[i, j])
+    return out
+
+
+def gaussian_matrix(A: np.ndarray, B: np.ndarray, sigma: float) -> np.ndarray:
+    """[exp(−‖a_i − b_j‖²/(2σ²))]_ij in ball arithmetic, with ‖a‖² + ‖b‖² − 2aᵀb from one arb matrix product and
+    the remaining scalar steps on arb directly (the Gram matrices of certified replays are the hot spot)."""
+    from flint import arb_mat
+
+    to = np.frompyfunc(lambda v: ball(v).a, 1, 1)
+    A2, B2 = to(np.atleast_2d(A)), to(np.atleast_2d(B))
+    n, m = A2.shape[0], B2.shape[0]
+    out = np.empty((n, m), dtype=object)
+    if n == 0 or m == 0:
+        return out
+    arb = _flint()
+    na = [sum((v * v for v in row), arb(0)) for row in A2]
+    nb = [sum((v * v for v in row), arb(0)) for row in B2]
+    G = arb_mat(A2.tolist()) * arb_mat(B2.tolist()).transpose() if A2.shape[1] else None
+    c = -arb(1) / (2 * arb(float(sigma)) ** 2)
+    for i in range(n):
+        for j in range(m):
+            sq = na[i] + nb[j] - 2 * G[i, j] if G is not None else arb(0)
+            out[i, j] = Ball((sq.nonnegative_part() * c).exp())
+    return out
 
 
 def pos_part(x):
