@@ -100,6 +100,17 @@ def _ball_max(balls):
 
 
 
+def capped(g, g3):
+    """The geometry with γ_hi ≤ γ₃: γ₃ = ‖x₊ − x₋‖/2 of two points of the sequence (the initial certificates) is a
+    feasible value of eq. 3, hence ≥ γ*. Ball arithmetic only (the ball encloses the exact γ₃, whose upper end is
+    used); a float γ₃ may sit an ulp below the exact one, so float64 keeps the bracket as it is."""
+    if g3 is None or not nm.is_ball():
+        return g
+    import dataclasses
+
+    return dataclasses.replace(g, gamma_hi=max(g.gamma_lo, min(g.gamma_hi, nm.upper(g3))))
+
+
 def uncertified(g) -> str | None:
     return g.uncertified
 
@@ -536,7 +547,7 @@ def _theorem_rows(ctx, bound_of, phis, breaks_of=lambda phi: ()):
         if g3 is None:
             rows.append((m, 0.0, 0.0, phi))
             continue
-        hi, lo = extremes(lambda r, gs: bound_of(r, phi, g3, gs), g, breaks_of(phi))
+        hi, lo = extremes(lambda r, gs: bound_of(r, phi, g3, gs), capped(g, g3), breaks_of(phi))
         rows.append((m, hi, lo, phi))
     return rows
 

@@ -152,6 +152,13 @@ def _numeric_lp(delta, eta, p, d, starts, seed):
     return best, {"u": arg[0], "z": arg[1]} if arg else {"reason": "no feasible start found"}
 
 
+def log_ratio(gamma3, gamma_star):
+    """log(γ₃/γ*) ≥ 0: γ₃ = ‖x₊ − x₋‖/2 of two points of the sequence is a feasible value of eq. 3, so γ₃ ≥ τ/2 = γ*
+    (Lemma 3.1). Clamped at 0, which changes nothing in exact arithmetic and keeps a γ* bracket end rounded above
+    γ₃ from making a bound negative (a ball straddling 0 keeps its non-negative part)."""
+    return nm.nonneg(nm.log(gamma3 / gamma_star))
+
+
 def kappa(r: float, phi: float) -> float:
     """κ(r, φ) = κ∘(r/2, (1 − φ)/2) (eq. 6), l_2 closed form."""
     return kappa_circ_closed(r / 2.0, (1.0 - phi) / 2.0)
@@ -167,7 +174,7 @@ def theorem41_bound(r: float, phi: float, gamma3: float, gamma_star: float, kap=
         return 0.0
     if k >= 1:
         return math.inf
-    return nm.log(gamma3 / gamma_star) / (-nm.log(k))
+    return log_ratio(gamma3, gamma_star) / (-nm.log(k))
 
 
 def s51_factor(r: float, phi: float) -> float | None:
@@ -189,7 +196,7 @@ def s51_bound(r: float, phi: float, gamma3: float, gamma_star: float) -> float:
         return 0.0
     if X >= 1:
         return math.inf
-    return 2.0 * nm.log(gamma3 / gamma_star) / (-nm.log(X))
+    return 2.0 * log_ratio(gamma3, gamma_star) / (-nm.log(X))
 
 
 def s51_factor_corrected(r: float, phi: float) -> float | None:
@@ -203,7 +210,7 @@ def s51_factor_corrected(r: float, phi: float) -> float | None:
 
 def table1_mistakes(r: float, gamma3: float, gamma_star: float) -> float:
     """Table 1, OMM row, mistake bound as printed."""
-    L = nm.log(gamma3 / gamma_star)
+    L = log_ratio(gamma3, gamma_star)
     if r < 1:
         return 2.0
     if r < SQRT2():
@@ -213,7 +220,7 @@ def table1_mistakes(r: float, gamma3: float, gamma_star: float) -> float:
 
 def table1_iterations(r: float, phi: float, gamma3: float, gamma_star: float) -> float | None:
     """Table 1, OMM row, "max # iters to reach at least φγ* margin" as printed (None where no case applies)."""
-    L = nm.log(gamma3 / gamma_star)
+    L = log_ratio(gamma3, gamma_star)
     q = r / (1.0 - phi)
     if q < 1.0 - phi:
         return 2.0

@@ -243,14 +243,15 @@ class OnlineMaxMargin(LinearLearner):
 
     def _main_round(self, t, x, y):
         t_alg = t - self.k_init + 2
-        score = x @ self.w + self.b
+        exact = nm.is_ball() and self.lp.euclidean
+        num = self._numerator(x) if exact else None
+        score = num / (2 * self.gamma) if exact else x @ self.w + self.b  # = wᵀx + b (w = u/‖u‖, ‖u‖ = 2γ)
         a = y * score
         gamma = self.gamma
         margin = nm.nonneg(a) / self.wdual  # max{a, 0}, defined on a ball straddling 0
-        upd = a < self.rho * gamma
+        upd, m_phi = self._tests(y, a, num, margin, gamma)
         for name, value in (("t_alg", t_alg), ("gamma", gamma), ("a", a), ("gmargin", margin),
-                            ("ratio", margin / gamma), ("m_phi", bool(margin <= self.phi * gamma)),
-                            ("upd", bool(upd))):
+                            ("ratio", margin / gamma), ("m_phi", m_phi), ("upd", upd)):
             self.log(name, value)
         if upd:
             u, z = self._lemma42_pair(x, y)
@@ -259,6 +260,22 @@ class OnlineMaxMargin(LinearLearner):
             self._update(x, y, u, z, seg, t_alg + 1)
         self.log("gamma_next", self.gamma)
         return score, ("update" if upd else "none")
+
+    def _numerator(self, x):
+        """uᵀx − ½uᵀ(v₊ + v₋) = ‖u‖(wᵀx + b) for l_2 (u = v₊ − v₋): no square root, so exact on exact certificates."""
+        u = self.vp - self.vm
+        return u @ x - (u @ (self.vp + self.vm)) / 2
+
+    def _tests(self, y, a, num, margin, gamma) -> tuple[bool, bool]:
+        """(a_t < ργ_t, γ(x_t, y_t; w_t, b_t) ≤ φγ_t). In ball arithmetic with l_2 (``num`` given) both are decided
+        on the polynomial forms, multiplied by ‖u‖ = 2γ > 0: y·num against ρ‖u‖²/2 and φ‖u‖²/2, which stay exact on
+        exact certificates, so an exact tie such as a point on the bisector is decided as in exact arithmetic (so
+        is the prediction: the score num/‖u‖ is an exact 0 there)."""
+        if num is None:
+            return bool(a < self.rho * gamma), bool(margin <= self.phi * gamma)
+        u = self.vp - self.vm
+        an, half = y * num, (u @ u) / 2
+        return bool(an < self.rho * half), bool(nm.nonneg(an) <= self.phi * half)
 
     def _lemma42_pair(self, x, y):
         """(u, z) of Lemma 4.2 at the current certificates: u = v̄ = v₊ − v₋, z = v₊ − x or x − v₋."""
