@@ -139,8 +139,9 @@ def cmd_hunt(args) -> int:
         print(json.dumps(summary.to_json(), indent=1, default=str))
     else:
         s = summary.to_json()
+        gap = "none (no candidate met the claim's preconditions)" if s["best_gap"] is None else f"{s['best_gap']:.6g}"
         print(f"{s['claim']} [{s.get('learner') or '-'}]: {s['tried']} sequences in {s['seconds']:.0f} s, "
-              f"largest lhs − rhs = {s['best_gap']:.6g}, violations = {s['violations']}")
+              f"largest lhs − rhs = {gap}, violations = {s['violations']}")
         for w in s["witnesses"]:
             print(f"  witness: {w}")
     return 0

@@ -831,6 +831,7 @@ class Example51(Claim):
             from adversaries.omm_constructions import ex51_points
 
             P, _ = ex51_points(c, r)
+            ctx.require("d = 2", ctx.X.shape[1] == 2, f"Example 5.1 lives in the plane, got d = {ctx.X.shape[1]}")
             ok = all(np.any(np.all(np.isclose(P, x, rtol=0, atol=1e-12), axis=1)) for x in ctx.X)
             ctx.require("points in {z1, z2, z3}", ok, "every x_t must be one of the three points")
         if part == "geometry":
