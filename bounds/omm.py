@@ -111,6 +111,24 @@ def capped(g, g3):
     return dataclasses.replace(g, gamma_hi=max(g.gamma_lo, min(g.gamma_hi, nm.upper(g3))))
 
 
+def stopped_learner(ctx: Context, exc: Exception) -> ClaimResult:
+    """The learner stopped because v₊ = v₋ in its float arithmetic ("not linearly separable"): refuse when the
+    classes are certified not separable (PreconditionError naming the common point), else inconclusive, naming it."""
+    g = geo(ctx)  # raises PreconditionError "separable (Assumption 2)" when certified not separable
+    why = g.uncertified or "the classes are certified separable, yet the float run reached v+ = v-"
+    return ctx.result(0.0, 0.0, {}, uncertified=f"{why}; the learner stopped: {exc}")
+
+
+def learner_trace(ctx: Context):
+    """ctx.trace, or the inconclusive result of :func:`stopped_learner` when the learner stops on v₊ = v₋."""
+    try:
+        return ctx.trace
+    except ValueError as exc:
+        if "not linearly separable" not in str(exc):
+            raise
+        return stopped_learner(ctx, exc)
+
+
 def uncertified(g) -> str | None:
     return g.uncertified
 
@@ -298,6 +316,8 @@ class Lemma31(Claim):
         lp = LpNorm(p)
         g = geo(ctx, p)
         sol = g.solution
+        if sol is None:  # no float solution at all: nothing to compare, the bracket is the reason
+            return ctx.result(0.0, 0.0, {"p": p}, uncertified=uncertified(g) or "no max-margin solution")
         with arb_precision():
             m_lemma = certified_margin(ctx.X, ctx.y, sol.w, sol.b, p)
         dev_tau = g.gamma_hi - g.gamma_lo  # |γ − τ/2| ≤ this
@@ -367,8 +387,10 @@ class Lemma42(Claim):
         _require_omm(ctx)
 
     def evaluate(self, ctx):
-        tr, p = ctx.trace, p_of(ctx)
-        upd = np.flatnonzero(tr["upd"])
+        tr, p = learner_trace(ctx), p_of(ctx)
+        if isinstance(tr, ClaimResult):
+            return tr
+        upd = np.flatnonzero(tr["upd"]) if "upd" in tr else []
         if not len(upd):
             return ctx.result(0.0, 1.0, {"updates": 0}, notes=["no update round: nothing to check"])
         rows = []
@@ -789,7 +811,12 @@ class TranslationInvariance(Claim):
     def evaluate(self, ctx):
         u = ctx.claim_params["u"]
         u = 5.0 * np.ones(ctx.X.shape[1]) if u is None else np.asarray(u, float)
-        gap = translation_gap(ctx.learner, ctx.X, ctx.y, u, **ctx.learner_params)
+        try:
+            gap = translation_gap(ctx.learner, ctx.X, ctx.y, u, **ctx.learner_params)
+        except ValueError as exc:
+            if "not linearly separable" not in str(exc):
+                raise
+            return stopped_learner(ctx, exc)
         lhs = max(gap["score_gap"], gap["w_gap"], gap["b_gap"]) + (math.inf if gap["yhat_diff"] else 0.0)
         rel = 1e-5 if ctx.learner == "omm-naive" else 1e-8
         return confirm_float_gap(ctx, ctx.result(lhs, 0.0, gap, tol=rel * gap["scale"]), self)

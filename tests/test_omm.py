@@ -703,3 +703,21 @@ def test_example51_geometry_needs_all_three_points():
 def test_per_tight_needs_the_adversarial_labelling():
     with pytest.raises(PreconditionError, match="labelled against the learner"):
         run_check("PER-TIGHT", np.eye(4), np.array([1, 1, -1, -1]), "omm-efficient")
+
+
+@pytest.mark.claim("OMM-TI")
+@pytest.mark.claim("OMM-L42")
+@pytest.mark.parametrize("cid, learner", [("OMM-TI", "omm-efficient"), ("OMM-L42", "omm-efficient"),
+                                          ("OMM-L42", "omm-naive"), ("OMM-TI", "omm-naive")])
+def test_learner_stopping_on_non_separable_input_is_refused(cid, learner):
+    """The learner stops at v₊ = v₋ (x_1 = x_3 with both labels): a precondition failure naming the common point,
+    not a crash (the hunt counted these as errors)."""
+    X, y = np.array([[0.0, 1.0], [0.0, -1.0], [0.0, 1.0], [0.0, 5.0]]), np.array([1, -1, -1, 1])
+    with pytest.raises(PreconditionError, match=r"separable \(Assumption 2\).*1·x_1 \(label \+1\) = 1·x_3"):
+        run_check(cid, X, y, learner)
+
+
+@pytest.mark.claim("OMM-L42")
+def test_lemma42_one_class_has_nothing_to_check():
+    res = run_check("OMM-L42", np.array([[0.0, 1.0], [0.0, 2.0]]), np.array([1, 1]), "omm-naive")
+    assert res.holds is True and res.notes == ["no update round: nothing to check"]
