@@ -31,7 +31,7 @@ from learners import numeric as nm
 
 from learners.realisations import realisations
 
-from .base import Claim, ClaimResult, Context, tolerance
+from .base import Claim, ClaimResult, Context, PreconditionError, tolerance
 from .oracle import HingeOracle, against_comparators, hinge, solve
 from .registry import claim
 
@@ -451,9 +451,10 @@ class BOGDEq14(_ExpectationClaim):
         if comp["norm"] > 0:
             res.terms["regret / (T ||f|| / sqrt B)"] = (res.terms["mean"] - comp["loss"]) / (
                 float(k["T"]) * comp["norm"] / math.sqrt(float(k["B"])))
-        if capped[0]:
-            res.holds = False
-            res.notes.append(f"the premise fails: eq. 10's cap was active {capped[0]} times")
+        if capped[0]:  # eq. 14's premise (π_Ω not in effect) fails on this run: outside the claim's hypotheses
+            raise PreconditionError(self.id, "no weight capped by eq. 10",
+                                    f"eq. 10's cap was active {capped[0]} times, so π_Ω is in effect and eq. 14's "
+                                    f"premise fails (check BOGD-T3 instead)")
         return res
 
 
