@@ -175,8 +175,9 @@ class Context:
                                     f"unknown parameter(s) {sorted(unknown)}; the learner takes "
                                     f"{sorted(learner_keys)}, the claim takes {sorted(claim.claim_params)}")
         self.learner_params = {k: v for k, v in self.params.items() if k in learner_keys}
-        self.claim_params = {**claim.claim_params, **{k: v for k, v in self.params.items()
-                                                        if k in claim.claim_params and k not in learner_keys}}
+        self.claim_params = learners.registry.exact_params(
+            {**claim.claim_params, **{k: v for k, v in self.params.items()
+                                      if k in claim.claim_params and k not in learner_keys}})
         self.checked: dict[str, str] = {}
         self.comparator_f = None  # set by bounds.oracle.against_comparators: the explicit comparator used
 

@@ -71,10 +71,10 @@ def realisations(make: Callable[[], Any], X: np.ndarray, y: np.ndarray,
     stack: list[tuple] = [()]
     runs = 0
     while stack:
+        if runs + len(stack) > max_paths:  # every pending prefix ends in at least one more realisation
+            raise TooManyRealisations(f"more than {max_paths} realisations of the learner's draws")
         prefix = stack.pop()
         runs += 1
-        if runs > max_paths:
-            raise TooManyRealisations(f"more than {max_paths} realisations of the learner's draws")
         learner = make()
         script = _Script(prefix)
         learner.choose, learner.choose_uniform = script.choose, script.choose_uniform

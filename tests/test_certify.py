@@ -204,3 +204,21 @@ def test_bogd_expectation_certificate_uses_the_exact_expectation():
     assert r.terms["sum of P(omega)"] == 1.0
     assert r.verdict == "VIOLATED" and r.certificate.lhs[0] > r.certificate.rhs[1]
     assert r.lhs == pytest.approx(w.lhs, rel=1e-12)
+
+
+def test_float_rounded_parameters_do_not_fake_a_violation():
+    """Regression: BOGD's shrink α ← (1 − λη)α with λη formed in float64 made the logged α disagree with eq. 6's
+    exact algebra by ~1e-16, which ball arithmetic then 'proved' to be a nonzero defect. Parameters become exact
+    balls after the constructor validated them (learners.registry.in_balls), so the defect is a ball around 0 and
+    the true identity a·p + b = α is never reported as violated."""
+    from adversaries import make_sequence
+
+    X, y = make_sequence("noisy:T=40,d=2,noise=0.1", seed=1)
+    for learner in ("bogd", "bogd++"):
+        r = bounds.check("BOGD-UNB", X, y, kernel="gaussian:sigma=1", learner=learner, params={"B": 2},
+                         certify=True)
+        assert r.float_verdict == "holds" and r.verdict != "VIOLATED", r.certificate.summary()
+        assert r.certificate.lhs[0] <= 0 <= r.certificate.lhs[1]
+    with nm.ball_arithmetic():
+        lrn = learners.make("bogd", kernel="gaussian:sigma=1", B=2, lam=0.01, eta=0.1)
+        assert isinstance(lrn.lam, nm.Ball) and isinstance(lrn.params["eta"], nm.Ball) and lrn.B == 2
