@@ -769,7 +769,7 @@ class Table1(Claim):
     def _symbolic(self, ctx):
         import sympy as sp
 
-        r, phi = sp.nsimplify(ctx.claim_params["r"]), sp.nsimplify(ctx.claim_params["phi_t"])
+        r, phi = sp.nsimplify(float(ctx.claim_params["r"])), sp.nsimplify(float(ctx.claim_params["phi_t"]))
         q = r / (1 - phi)
         if q < 1 - phi:
             printed = "2"
@@ -911,7 +911,7 @@ class Example51(Claim):
     def _algebra(self, ctx):
         import sympy as sp
 
-        c = sp.nsimplify(ctx.claim_params["c"])
+        c = sp.nsimplify(float(ctx.claim_params["c"]))
         r = 2 / c
         lhs_expr, printed = (c + r) ** 2 + 1, c ** 2 + 4 / c ** 2 + 3
         diff = sp.simplify(lhs_expr - printed)
