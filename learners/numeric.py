@@ -424,6 +424,11 @@ def upper(v: Any) -> float:
     return v.upper if isinstance(v, Ball) else float(v)
 
 
+def isfinite(v: Any) -> bool:
+    """math.isfinite that also answers for balls (a ball is finite when both its ends are)."""
+    return v.a.is_finite() if isinstance(v, Ball) else math.isfinite(v)
+
+
 def mid(v: Any) -> float:
     """A float near v (a ball's midpoint): for choosing, e.g. a solver's input, never for deciding."""
     return float(v.a.mid()) if isinstance(v, Ball) else float(v)
