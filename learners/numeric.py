@@ -500,6 +500,20 @@ def matmul(A: np.ndarray, B: np.ndarray) -> np.ndarray:
     return out
 
 
+def solve(A: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """A⁻¹b in ball arithmetic (python-flint ``arb_mat.solve``: the balls enclose the exact solution; a matrix that
+    the balls cannot prove invertible raises :class:`Uncertain`)."""
+    from flint import arb_mat
+
+    to = np.frompyfunc(lambda v: ball(v).a, 1, 1)
+    A2, b2 = to(np.atleast_2d(A)).tolist(), to(np.asarray(b).reshape(-1, 1)).tolist()
+    try:
+        x = arb_mat(A2).solve(arb_mat(b2))
+    except ZeroDivisionError as exc:
+        raise Uncertain(f"a {len(A2)}×{len(A2)} system the balls cannot prove nonsingular: {exc}") from None
+    return np.array([Ball(x[i, 0]) for i in range(x.nrows())], dtype=object)
+
+
 def gaussian_matrix(A: np.ndarray, B: np.ndarray, sigma: float) -> np.ndarray:
     """[exp(−‖a_i − b_j‖²/(2σ²))]_ij in ball arithmetic, with ‖a‖² + ‖b‖² − 2aᵀb from one arb matrix product and
     the remaining scalar steps on arb directly (the Gram matrices of certified replays are the hot spot)."""
