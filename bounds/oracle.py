@@ -136,6 +136,16 @@ class HingeOracle:
         Xb = nm.asarray(self.X)
         return self.kernel.matrix(Xb, Xb)
 
+    @cached_property
+    def _Kb_mat(self):
+        from flint import arb_mat
+
+        return arb_mat([[nm.ball(v).a for v in row] for row in self.Kb])
+
+    def _Kb_times(self, v: np.ndarray) -> np.ndarray:
+        """K v in balls for a float vector v (one arb matrix-vector product)."""
+        return nm.arb_matvec(self._Kb_mat, v)
+
     def comparator(self, z: np.ndarray) -> Comparator:
         with nm.float64():
             beta = self._V @ (np.asarray(z, float) / self._sqrt_lam)
@@ -144,7 +154,7 @@ class HingeOracle:
     def from_beta(self, beta: np.ndarray) -> Comparator:
         """The comparator f = Σ β_t κ(x_t, ·) with its values, loss and norm (in balls in certified mode)."""
         if nm.is_ball():  # β (float64, exact binary numbers) is the explicit comparator; its values are certified
-            values = self.Kb @ beta
+            values = self._Kb_times(beta)
             norm = nm.sqrt(nm.nonneg(beta @ values))
             return Comparator(beta, values, nm.pos_part(1 - self.y * values).sum(), norm)
         values = self.K @ beta
@@ -157,7 +167,7 @@ class HingeOracle:
         if nm.is_ball():  # a float factor: the rescaled β stays a float vector (an explicit comparator)
             r = (nm.lower(s) * (1 - 2.0**-40)) / nm.upper(c.norm) if nm.upper(c.norm) > 0 else 0.0
             beta = c.beta * r
-            values = self.Kb @ beta
+            values = self._Kb_times(beta)
             return Comparator(beta, values, nm.pos_part(1 - self.y * values).sum(), nm.sqrt(nm.nonneg(beta @ values)))
         r = s / c.norm if c.norm > 0 else 0.0
         v = c.values * r
@@ -172,7 +182,8 @@ class HingeOracle:
         with nm.float64():  # a point of the box [0, c_L]^T for certain (c_L's lower end when it is a ball)
             a = np.clip(np.nan_to_num(np.asarray(a, float)), 0.0, nm.lower(c_L))
         if nm.is_ball():
-            vsq = nm.nonneg(a @ (self.Kb * np.outer(self.y, self.y)) @ a)
+            w = a * self.y  # exact: a float times ±1
+            vsq = nm.nonneg(w @ self._Kb_times(w))
             vnorm = nm.sqrt(vsq)
             if c_s > 0:
                 try:

@@ -500,6 +500,14 @@ def matmul(A: np.ndarray, B: np.ndarray) -> np.ndarray:
     return out
 
 
+def arb_matvec(M, v: np.ndarray) -> np.ndarray:
+    """M v for a python-flint ``arb_mat`` M and a vector v of exact numbers, as an object array of Balls."""
+    from flint import arb_mat
+
+    P = M * arb_mat([[ball(x).a] for x in v])
+    return np.array([Ball(P[i, 0]) for i in range(P.nrows())], dtype=object)
+
+
 def solve(A: np.ndarray, b: np.ndarray) -> np.ndarray:
     """A⁻¹b in ball arithmetic (python-flint ``arb_mat.solve``: the balls enclose the exact solution; a matrix that
     the balls cannot prove invertible raises :class:`Uncertain`)."""
