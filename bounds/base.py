@@ -93,6 +93,7 @@ class ClaimResult:
     notes: list = field(default_factory=list)
     trace: Any = field(default=None, repr=False)
     comparator_f: Any = field(default=None, repr=False)  # the explicit comparator (KernelExpansion), for witnesses
+    reading: str | None = None  # where the learner departs from the printed pseudo-code (its READING), else None
 
     @property
     def slack(self) -> float:
@@ -107,7 +108,7 @@ class ClaimResult:
             "claim": self.claim, "learner": self.learner, "params": self.params, "T": self.T,
             "lhs": self.lhs, "rhs": self.rhs, "slack": self.slack, "tolerance": self.tolerance,
             "holds": self.holds, "preconditions": self.preconditions, "terms": self.terms,
-            "comparator": self.comparator,
+            "comparator": self.comparator, "reading": self.reading,
         }
         if self.rhs_lower is not None:
             out["rhs_lower"] = self.rhs_lower
@@ -125,8 +126,15 @@ class ClaimResult:
             lines.append(f"  {k} = {v:.6g}" if isinstance(v, (float, int, np.floating)) else f"  {k} = {v}")
         if self.comparator:
             lines.append(f"  comparator: {_jsonable(self.comparator)}")
+        if self.reading:
+            lines.append(f"  reading: {self.learner} departs from the printed pseudo-code: {self.reading}")
         lines += [f"  note: {n}" for n in self.notes]
         return "\n".join(lines)
+
+
+def learner_reading(name: str | None) -> str | None:
+    """The READING a learner declares (None for a faithful learner or no learner)."""
+    return learners.learner_class(name).READING if name else None
 
 
 class Context:
@@ -191,7 +199,7 @@ class Context:
         return ClaimResult(self.claim.id, self.learner, dict(self.params), self.T, lhs_f, rhs_f, tol, holds,
                            dict(self.checked), dict(terms or {}), dict(comparator or {}),
                            None if rhs_lower is None else float(rhs_lower), notes,
-                           self.__dict__.get("trace"), self.comparator_f)
+                           self.__dict__.get("trace"), self.comparator_f, learner_reading(self.learner))
 
 
 class Claim:

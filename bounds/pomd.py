@@ -262,6 +262,35 @@ class Lemma4(Claim):
 
 
 # ------------------------------------------------------------------------------------------- Theorem 2 (D)
+def eq10_defects(trace) -> dict:
+    """Eq. 10 of 003 as printed, λ_t = U/√(max_{s ∈ [t_j+1, t_{j+1}]} δ_s + Σ_{τ=t_j+1}^{t−1} δ_τ), evaluated on a
+    POMDR run (which uses the READING ε = 3D) with its halving rounds t_1 < ... < t_N and t_{N+1} = T.
+
+    At round t of block j the printed rate needs the block maximum, which includes δ_t and later δ_s (δ_s needs
+    y_s, revealed after the prediction that λ_s is used for); the block's end t_{j+1} is the next halving, which
+    itself depends on the rates. Counted: ``future rounds``, the rounds whose printed rate differs from every
+    value computable from δ_{t_j+1..t−1} on this run (max_{s ≥ t} δ_s > max_{s < t} δ_s in the block, and the
+    denominator is positive), and ``undefined rounds``, those with denominator 0 (λ_t = U/√0: no loss yet in a
+    block whose δ are all 0)."""
+    delta = np.nan_to_num(np.asarray(trace["delta"], float))
+    halv = np.flatnonzero(np.asarray(trace["halving"], bool)) if "halving" in trace else np.array([], int)
+    T = len(delta)
+    future = undefined = 0
+    blocks = []
+    for j, h in enumerate(halv):
+        end = halv[j + 1] if j + 1 < len(halv) else T - 1  # 0-based index of t_{j+1}
+        block = delta[h + 1:end + 1]
+        blocks.append((int(h) + 1, int(end) + 1, float(block.max()) if len(block) else float("nan")))
+        for k in range(len(block)):
+            den = block.max() + block[:k].sum()
+            if den == 0:
+                undefined += 1
+            elif block[k:].max() > (block[:k].max() if k else 0.0):
+                future += 1
+    return {"undefined rounds": undefined, "future rounds": future, "halvings": len(halv),
+            "blocks (t_j, t_j+1, max delta)": blocks}
+
+
 def _regret_rhs(ctx: Context, base: float, omdr_extra: float, U: float, lhs: float):
     return against_comparators(ctx, lhs, lambda L, s: L + base + omdr_extra, U=U, quadratic=(1.0, 0.0))
 
@@ -283,10 +312,26 @@ class POMDTheorem2(_RegretClaim):
 
     ζ = 1 is a hypothesis (checked). The other hypothesis, B₀ > 2 ln(C₁R₀/α)/ln(1/r), selects which of the two
     statements applies; we use the first when the run never left POMD and the second otherwise, which is what
-    the proof does (Case 1: t̄ ≥ T; Case 2: t̄ < T)."""
+    the proof does (Case 1: t̄ ≥ T; Case 2: t̄ < T).
+
+    Claim parameter ``part``: "bound" (the inequality) or "eq10": whether eq. 10, the OMDR learning rate the
+    theorem's Case 2 analyses, can be run as printed on the pomdr run (see :func:`eq10_defects`; lhs = the number of
+    rounds at which the printed λ_t is U/√0 or needs a δ not yet observed, rhs = 0)."""
 
     id = "POM-T2"
+    claim_params = {"part": "bound"}
+
+    def preconditions(self, ctx):
+        super().preconditions(ctx)
+        part = ctx.claim_params["part"]
+        ctx.require("part", part in ("bound", "eq10"), f"part must be bound or eq10, got {part!r}")
+        ctx.require("eq10 is about pomdr", part == "bound" or ctx.learner == "pomdr",
+                    f"eq. 10 is POMDR's learning rate; got learner {ctx.learner!r}")
+
     def evaluate(self, ctx):
+        if ctx.claim_params["part"] == "eq10":
+            d = eq10_defects(ctx.trace)
+            return ctx.result(d["undefined rounds"] + d["future rounds"], 0, d, tol=0.5)
         p = _params(ctx)
         tr = ctx.trace
         U, T = p["U"], ctx.T
