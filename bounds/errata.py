@@ -12,8 +12,10 @@ ill-posed or vacuous), ``"violates": false``: its witness then illustrates the s
 and its test checks the corrected statement.
 
 A **finding** is one defect of one printed statement, filed under the claim whose statement fails (the witness's
-``claim``). Several witness files may support one finding (they carry the same ``finding`` id; the first file in
-name order gives its text); ``boundlab list`` and the report count findings, not files. The registry is simply every
+``claim``, or ``"filed_under"`` when one defect makes several statements fail: e.g. a faulty proof step of a
+theorem that two later theorems reuse; each witness then replays the statement it breaks). Several witness files
+may support one finding (they carry the same ``finding`` id; the first file in name order gives its text);
+``boundlab list`` and the report count findings, not files. The registry is simply every
 such file grouped by ``finding`` (a file without one is its own finding), so a new finding or witness needs no edit
 of shared code. Its test (tests/) asserts the witness still violates the printed statement and, where a correction
 is known, that the corrected one holds.
@@ -202,9 +204,14 @@ class Finding:
     """One erratum: one defect of one printed statement (``claim``), with every witness file supporting it."""
 
     id: str
-    claim: str
+    claim: str  # the claim it is filed under
     kind: str
     witnesses: list  # [Witness], the first gives the text
+
+    @property
+    def claims(self) -> list[str]:
+        """Every claim a witness of this finding shows failing (the filed claim first)."""
+        return [self.claim] + sorted({w.claim for w in self.witnesses} - {self.claim})
 
     @property
     def erratum(self) -> dict:
@@ -238,11 +245,11 @@ def findings() -> list[Finding]:
         groups.setdefault(finding_id(w), []).append(w)
     out = []
     for fid, ws in groups.items():
-        claims = {w.claim for w in ws}
+        claims = {w.erratum.get("filed_under") or w.claim for w in ws}
         kinds = {w.erratum.get("kind", "unclassified") for w in ws}
         if len(claims) > 1 or len(kinds) > 1:
-            raise ValueError(f"finding {fid!r}: its witnesses {[w.source_path.name for w in ws]} name claims "
-                             f"{sorted(claims)} and kinds {sorted(kinds)}; one finding has one claim and one kind")
+            raise ValueError(f"finding {fid!r}: its witnesses {[w.source_path.name for w in ws]} are filed under "
+                             f"{sorted(claims)} with kinds {sorted(kinds)}; one finding has one claim and one kind")
         kind = kinds.pop()
         if kind not in KINDS and kind != "unclassified":
             raise ValueError(f"finding {fid!r}: kind {kind!r} is not one of {sorted(KINDS)}")
@@ -259,7 +266,7 @@ def errata_files() -> dict[str, list[Path]]:
 
 
 def findings_by_claim() -> dict[str, list[Finding]]:
-    """claim id → its findings."""
+    """claim id → the findings filed under it."""
     out: dict[str, list[Finding]] = {}
     for f in findings():
         out.setdefault(f.claim, []).append(f)

@@ -140,6 +140,8 @@ class Fragment:
     def write(self) -> Path:
         """Append the run time and write ``<stem>.md``."""
         secs = time.monotonic() - self._t0
+        if self.merged:
+            self.md += ["", "_Identical curves, each drawn once: " + "; ".join(self.merged) + "._"]
         self.md += ["", f"_Notebook run time: {secs:.0f} s{' (quick sizes)' if self.quick else ''}._", ""]
         path = self.out / f"{self.stem}.md"
         path.write_text("\n".join(self.md))
@@ -237,8 +239,10 @@ def _errata_section() -> list[str]:
               + "; ".join(f"*{k}*: {v}" for k, v in KINDS.items()) + ".", ""]
     for f in items:
         e = f.erratum
-        lines += [f"### {f.claim}: {f.id} ({f.kind})", "", f"*Printed:* {e.get('printed', '')}", "",
-                  f"*Cause:* {e.get('cause', '')}", ""]
+        lines += [f"### {f.claim}: {f.id} ({f.kind})", ""]
+        if len(f.claims) > 1:
+            lines += [f"*Statements shown failing:* {', '.join(f.claims)} (filed under {f.claim}).", ""]
+        lines += [f"*Printed:* {e.get('printed', '')}", "", f"*Cause:* {e.get('cause', '')}", ""]
         if e.get("corrected"):
             lines += [f"*Corrected:* {e['corrected']}", ""]
         lines += [f"*Witnesses:* {len(f.witnesses)}", ""] + [f"* {_replay_line(w)}" for w in f.witnesses] + [""]
@@ -256,7 +260,8 @@ def _replay_line(w) -> str:
     except Exception as exc:  # noqa: BLE001 - reported, not hidden
         status, nums = f"replay failed: {exc}", ""
     where = f"T = {len(w.y)}" if len(w.y) else "no sequence"
-    return (f"`{w.source_path.name}` ({w.learner or 'no learner'}, kernel {w.kernel}, {where}): {nums}{status}. "
+    return (f"`{w.source_path.name}` ({w.claim}, {w.learner or 'no learner'}, kernel {w.kernel}, {where}): "
+            f"{nums}{status}. "
             f"Replay: `boundlab check --witness bounds/witnesses/{w.source_path.name}`.")
 
 

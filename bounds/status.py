@@ -7,7 +7,8 @@ are the verdicts of one check, and only of one check):
 * ``implemented``: a calculator exists, but no passing run of its property tests is recorded for the current code;
 * ``tested``: the tests marked ``@pytest.mark.claim(ID)`` all passed in the last recorded test run *of this exact
   code* (the record is keyed by a fingerprint of the package sources and witnesses, so an edit resets it);
-* ``erratum``: at least one finding (bounds/errata.py) is filed under the id; ``findings`` counts them.
+* ``erratum``: a finding (bounds/errata.py) is filed under the id or has a witness failing it; ``findings``
+  counts the findings filed under it.
 
 The test run (tests/conftest.py) writes the record to ``$BOUNDLAB_STATE`` or ``~/.cache/boundlab/claims.json``,
 outside the repository; until a run of this code is recorded, ``test_record()`` says so (``tested_note``), so a
@@ -68,10 +69,11 @@ def statuses() -> list[dict]:
 
     impl = set(implemented())
     found = findings_by_claim()
+    failing = {c for fs in found.values() for f in fs for c in f.claims}
     tests = recorded()
     out = []
     for e in CATALOG:
-        if e.id in found:
+        if e.id in failing:
             status = "erratum"
         elif e.id not in impl:
             status = "missing"

@@ -117,3 +117,13 @@ def test_list_marks_readings_and_prints_each_once(capsys):
 def test_witness_load_keeps_the_finding():
     w = Witness.load(WITNESS_DIR / "BOGD-T4-eq16-negative-p.json")
     assert w.erratum["finding"] == "BOGD-T4-eq16-negative-p" and np.asarray(w.X).shape == (4, 1)
+
+
+def test_one_defect_breaking_three_theorems_is_one_finding():
+    """Eq. 10's cap is not the projection Theorem 2's proof uses; Theorems 3 and 4 reuse that proof. One finding,
+    filed under BOGD-T2, supported by a witness for each theorem (each replays the statement it breaks)."""
+    f = {x.id: x for x in findings()}["BOGD-capping-not-projection"]
+    assert f.claim == "BOGD-T2" and f.claims == ["BOGD-T2", "BOGD-T3", "BOGD-T4"] and f.kind == "substantive"
+    assert sorted(w.claim for w in f.witnesses) == ["BOGD-T2", "BOGD-T3", "BOGD-T4"]
+    rows = {r["id"]: r for r in status.statuses()}
+    assert rows["BOGD-T2"]["findings"] == 1 and rows["BOGD-T3"]["status"] == "erratum"
