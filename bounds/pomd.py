@@ -99,6 +99,39 @@ class Interlacing(Claim):
 
 
 # --------------------------------------------------------------------------------------------- Theorem 1
+def spectrum(K: np.ndarray) -> np.ndarray:
+    """Eigenvalues of the symmetric matrix K in decreasing order, in K's own arithmetic: LAPACK for float arrays,
+    mpmath's Jacobi ``eigsy`` for the object arrays of the high-precision backend (NotImplementedError naming the
+    element type for any other backend, so a replay says it cannot certify rather than failing)."""
+    K = np.asarray(K)
+    if K.dtype != object:
+        return np.sort(np.linalg.eigvalsh(np.asarray(K, float)))[::-1]
+    try:
+        M = mpmath.matrix([[mpmath.mpf(v) for v in row] for row in K])
+    except (TypeError, ValueError) as exc:
+        raise NotImplementedError(f"no eigenvalue routine for kernel entries of type {type(K.flat[0]).__name__}: "
+                                  f"{exc}") from None
+    ev = mpmath.eigsy(M, eigvals_only=True)
+    return np.array(sorted((ev[i] for i in range(len(ev))), reverse=True), dtype=object)
+
+
+def degenerate_spectrum(lam: np.ndarray, alpha: float) -> str | None:
+    """Why Theorem 1's fit cannot be used on this spectrum, or None.
+
+    The proof's chain (13) starts from det(K_{S_{t_1}}) = κ(x_{t_1}, x_{t_1}) > α (ALD fails at every addition);
+    every envelope of a spectrum with λ_1 > α has R₀ ≥ λ_1/r > α, so its bound is positive. When λ_1(K_T) ≤ α every point passes the ALD test except the first, which Algorithm 1 adds because α_t = D on
+    S = ∅: then the fitted exponential bound 2 ln(R₀/α)/ln(1/r) can be ≤ 0 < 1 = |S_T| although no hypothesis of
+    the proof holds for it. Such a spectrum is degenerate for the fit; so is a non-finite one."""
+    top = float(lam[0]) if len(lam) else 0.0
+    if not math.isfinite(top):
+        return f"degenerate spectrum: λ_1(K_T) = {top} is not finite"
+    if top <= alpha:
+        return (f"degenerate spectrum: λ_1(K_T) = {top:.6g} ≤ α = D T^(-2ζ) = {alpha:.6g}, every eigenvalue lies "
+                f"below the ALD threshold (only the S = ∅ rule adds a point), so Theorem 1's fit R₀ r^i has "
+                f"R₀/α ≤ 1 and its bound is not a statement about this run")
+    return None
+
+
 def fit_exponential(lam: np.ndarray, grid: int = 400) -> list[tuple[float, float]]:
     """(r, R₀(r)) on a grid of r ∈ (0, 1): R₀(r) = max_i λ_i r^{−i}, the smallest R₀ with λ_i ≤ R₀ r^i ∀i."""
     lam = np.asarray(lam, float)
@@ -160,16 +193,21 @@ class ALDBudget(Claim):
         p = _params(ctx)
         T = ctx.T
         alpha = p["D"] * T ** (-2 * p["zeta"])
+        k = len(support_history(ctx.trace)[0])  # |S_T| of the POMD run (S only grows there); first, so that a
+        # backend the learner cannot run in stops here with its own message
         K = ctx.kernel.matrix(ctx.X, ctx.X)
-        lam = np.sort(np.linalg.eigvalsh(K))[::-1]
+        ctx.require("kernel matrix finite", bool(np.all(np.isfinite(np.asarray(K, float)))),
+                    "K_T has non-finite entries (features too large for the kernel in float64)")
+        lam = np.asarray(spectrum(K), float)
+        why = degenerate_spectrum(lam, alpha)
         noise = 16 * T * np.finfo(float).eps * max(lam[0], 1e-300)
         lam = np.where(lam > noise, lam, 0.0)  # numerically zero eigenvalues satisfy every envelope
         diag = ctx.kernel.diag(ctx.X)
-        k = len(support_history(ctx.trace)[0])  # |S_T| of the POMD run (S only grows there)
         b = ald_bounds(lam, alpha, float(np.min(diag)), p["D"], k)
         which = ctx.claim_params["decay"]
         rhs = {"exp": b["exp bound"], "poly": b["poly bound"], "both": min(b["exp bound"], b["poly bound"])}[which]
-        return ctx.result(k, rhs, {"|S_T|": k, "alpha": alpha, **b}, tol=1e-9)
+        return ctx.result(k, rhs, {"|S_T|": k, "alpha": alpha, "lambda_1": float(lam[0]), **b}, tol=1e-9,
+                          uncertified=why)
 
 
 # ---------------------------------------------------------------------------------------------- Lemma 3 (S)
