@@ -57,7 +57,7 @@ class ALDDeterminant(Claim):
             s0, ld0 = np.linalg.slogdet(K[np.ix_(S, S)])
             ratio = s1 * s0 * math.exp(ld1 - ld0)
             cond = np.linalg.cond(K[np.ix_(idx, idx)])
-            err = abs(float(tr["alpha_t"][t]) - ratio) / K[t, t]
+            err = abs(float(tr["alpha_t"][t]) - ratio) / max(float(K[t, t]), np.finfo(float).tiny)
             tol = max(tol, 1e-9 + 64 * np.finfo(float).eps * cond)
             if err > worst:
                 worst, where = err, t + 1
