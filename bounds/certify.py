@@ -95,6 +95,13 @@ def _in_balls(comp: Any) -> Any:
     return comp
 
 
+def uncertifiable_reason(claim, params: dict) -> str | None:
+    """Why ``claim`` with ``params`` has no certificate (its ``uncertifiable`` string, or the method's answer for a
+    claim whose parts differ, e.g. BOGD-T4's deterministic part="eq16"), or None."""
+    reason = getattr(claim, "uncertifiable", None)
+    return reason(params) if callable(reason) else reason
+
+
 def certify_result(claim, res, X, y, kernel, comparator: Any = None) -> Certificate:
     """Re-derive ``res`` (a float64 ClaimResult of ``claim`` on X, y) in ball arithmetic; attach and return the
     certificate. A float verdict "violated" is re-checked at the explicit comparator the float run used; "holds" is
@@ -109,7 +116,7 @@ def _certify(claim, res, X, y, kernel, comparator) -> Certificate:
 
     if res.holds is None:
         return Certificate(None, "float64 only", "the float64 verdict is itself inconclusive")
-    reason = getattr(claim, "uncertifiable", None)
+    reason = uncertifiable_reason(claim, res.params)
     if reason:
         return Certificate(None, "float64 only", reason)
     if res.T > MAX_T:
