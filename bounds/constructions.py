@@ -281,7 +281,8 @@ def table81_readings(learner: str | None = "perceptron", **params) -> dict[tuple
 def covariance_finding(results: dict[tuple[str, str], ClaimResult]) -> dict:
     """The covariance finding under every order of presentation: it is *established* only if, for every order, the
     standard-deviation reading holds and the variance (literal) reading is violated; where the orders disagree it
-    is "not established". Returns {"by order": {order: {reading: verdict}}, "established": bool}."""
-    by_order = {o: {r: results[(o, r)].verdict for r in READINGS} for o in ORDERS}
-    ok = all(v["std"] == "holds" and v["variance"] == "VIOLATED" for v in by_order.values())
+    is "not established". Returns {"by order": {order: {reading: float verdict}}, "established": bool}. FGT-TAB is
+    a statistical comparison (confidence intervals; no certificate exists), so its float64 verdict is the one read."""
+    by_order = {o: {r: results[(o, r)].float_verdict for r in READINGS} for o in ORDERS}
+    ok = all(v["std"] == "holds" and v["variance"] == "violated" for v in by_order.values())
     return {"by order": by_order, "established": ok}

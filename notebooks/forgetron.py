@@ -149,7 +149,7 @@ md += ["Every reading of what §8 leaves open (the order of presentation; (0.2, 
        "deviations), Perceptron rows:", ""]
 md += nb.table(["order", "covariance reading"] + [k for k in readings[("shuffled", "std")].terms["rows"]] + ["verdict"],
                [[o, r] + [f"{v['observed %']:.2f} (paper {v['paper %']:.2f})" for v in res.terms["rows"].values()]
-                + [res.verdict] for (o, r), res in readings.items()])
+                + [res.float_verdict] for (o, r), res in readings.items()])
 md += ["", "The finding that (0.2, 2) must be standard deviations is "
        + ("**established** (under every order the std reading holds and the variance reading fails)."
           if cov["established"] else "**not established**: the orders disagree ("
