@@ -257,6 +257,9 @@ def _replay_line(w) -> str:
         rep = replay(w)
         fr = rep.float_result
         status, nums = rep.status, f"lhs = {fr.lhs:.6g}, rhs = {fr.rhs:.6g}; "
+        if w.erratum.get("violates") is False:  # illustrates the finding rather than violating the printed form
+            status = (f"the printed form does not fail on this witness (float64 verdict {fr.float_verdict}; kind "
+                      f"{w.erratum.get('kind', 'unclassified')}, see the cause)")
     except Exception as exc:  # noqa: BLE001 - reported, not hidden
         status, nums = f"replay failed: {exc}", ""
     where = f"T = {len(w.y)}" if len(w.y) else "no sequence"
