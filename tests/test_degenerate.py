@@ -306,3 +306,13 @@ def test_translation_invariant_learners_on_degenerate_inputs(name, data, u):
     if not refused[0]:
         gap = translation_gap(name, X, y, np.array(u))
         assert gap["yhat_diff"] == 0 or gap["score_gap"] <= 1e-9 * gap["scale"], gap
+
+
+@pytest.mark.claim("ALD-T1")
+def test_ald_t1_certified_replay_says_why_not_instead_of_failing():
+    """In the ball backend (bounds.certify) ALD-T1 on pomd gets no certificate, with the reason named: the learner
+    needs LAPACK; the float verdict is kept as a candidate and nothing raises."""
+    X, y = _repeated_point(20, 1.01 * 20 ** -3.0)
+    res = bounds.check("ALD-T1", X, y, kernel="linear", learner="pomd", certify=True)
+    assert res.holds is True and res.verdict == "inconclusive"
+    assert res.certificate.holds is None and "pomd" in res.certificate.reason
