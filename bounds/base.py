@@ -183,8 +183,9 @@ class Context:
                                     f"unknown parameter(s) {sorted(unknown)}; the learner takes "
                                     f"{sorted(learner_keys)}, the claim takes {sorted(claim.claim_params)}")
         self.learner_params = {k: v for k, v in self.params.items() if k in learner_keys}
-        self.claim_params = {**claim.claim_params, **{k: v for k, v in self.params.items()
-                                                        if k in claim.claim_params and k not in learner_keys}}
+        self.claim_params = learners.registry.exact_params(
+            {**claim.claim_params, **{k: v for k, v in self.params.items()
+                                      if k in claim.claim_params and k not in learner_keys}})
         self.checked: dict[str, str] = {}
         self.comparator_f = None  # set by bounds.oracle.against_comparators: the explicit comparator used
 
@@ -300,6 +301,18 @@ class Claim:
     @property
     def entry(self) -> CatalogEntry:
         return BY_ID[self.id]
+
+    #: Why no verdict of this claim can be certified (e.g. a Monte Carlo estimate); None when it can.
+    uncertifiable: ClassVar[str | None] = None
+
+    def uncertified_reason(self, res: ClaimResult) -> str | None:
+        """Why ``res`` cannot be certified (None: bounds.certify may try); default :attr:`uncertifiable`."""
+        return self.uncertifiable
+
+    def certify_params(self, res: ClaimResult) -> dict:
+        """The parameters of the certified re-derivation (default: those of ``res``; an expectation claim asks for
+        its exact mode)."""
+        return res.params
 
     def preconditions(self, ctx: Context) -> None:
         """Check the claim's hypotheses with ``ctx.require``; the default checks none beyond the common ones."""

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from learners import numeric as nm
+from learners.realisations import TooManyRealisations
 
 PRECISIONS = (256, 1024)
 #: Largest T re-derived in ball arithmetic: the certified Gram matrix costs O(T²) ball operations (about 2 µs each),
@@ -95,13 +96,6 @@ def _in_balls(comp: Any) -> Any:
     return comp
 
 
-def uncertifiable_reason(claim, params: dict) -> str | None:
-    """Why ``claim`` with ``params`` has no certificate (its ``uncertifiable`` string, or the method's answer for a
-    claim whose parts differ, e.g. BOGD-T4's deterministic part="eq16"), or None."""
-    reason = getattr(claim, "uncertifiable", None)
-    return reason(params) if callable(reason) else reason
-
-
 def certify_result(claim, res, X, y, kernel, comparator: Any = None) -> Certificate:
     """Re-derive ``res`` (a float64 ClaimResult of ``claim`` on X, y) in ball arithmetic; attach and return the
     certificate. A float verdict "violated" is re-checked at the explicit comparator the float run used; "holds" is
@@ -116,7 +110,7 @@ def _certify(claim, res, X, y, kernel, comparator) -> Certificate:
 
     if res.holds is None:
         return Certificate(None, "float64 only", "the float64 verdict is itself inconclusive")
-    reason = uncertifiable_reason(claim, res.params)
+    reason = claim.uncertified_reason(res)
     if reason:
         return Certificate(None, "float64 only", reason)
     if res.T > MAX_T:
@@ -130,18 +124,21 @@ def _certify(claim, res, X, y, kernel, comparator) -> Certificate:
     for prec in PRECISIONS:
         try:
             with nm.ball_arithmetic(prec):
-                bres = claim._check(X, y, kernel, res.learner, res.params, _in_balls(comp))
+                bres = claim._check(X, y, kernel, res.learner, claim.certify_params(res), _in_balls(comp))
         except nm.Inexact as exc:
             return Certificate(None, "float64 only", f"no ball-arithmetic path: {exc}{_site(exc)}",
                                seconds=time.monotonic() - t0)
         except nm.Uncertain as exc:
             last = f"{exc}{_site(exc)}"
             continue
+        except TooManyRealisations as exc:
+            return Certificate(None, "float64 only", f"the exact expectation is out of reach: {exc}; the Monte Carlo "
+                                                     f"estimate is evidence, not a proof", seconds=time.monotonic() - t0)
         except PreconditionError as exc:
             return Certificate(None, f"arb ball arithmetic, {prec} bits",
                                f"a hypothesis is not certified in exact arithmetic: {exc}",
                                seconds=time.monotonic() - t0)
-        except (NotImplementedError, TypeError, ArithmeticError, ValueError, ImportError) as exc:
+        except Exception as exc:  # noqa: BLE001 - any failure of the re-derivation leaves the verdict uncertified
             return Certificate(None, "float64 only", f"no ball-arithmetic path: {type(exc).__name__}: "
                                                      f"{exc}{_site(exc)}", seconds=time.monotonic() - t0)
         iv = bres.intervals

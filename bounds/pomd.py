@@ -359,10 +359,10 @@ class POMDTheorem2(_RegretClaim):
     id = "POM-T2"
     claim_params = {"part": "bound"}
 
-    def uncertifiable(self, params: dict) -> str | None:
+    def uncertified_reason(self, res) -> str | None:
         """part="eq10" counts rounds from the δ_t of a pomdr run, which has no ball-arithmetic path (LAPACK)."""
         return ("eq. 10's defects are counted on the float64 run of pomdr, a learner with no ball-arithmetic path "
-                "(its ALD and halving steps use LAPACK)") if params.get("part") == "eq10" else None
+                "(its ALD and halving steps use LAPACK)") if res.params.get("part") == "eq10" else None
 
     def preconditions(self, ctx):
         super().preconditions(ctx)

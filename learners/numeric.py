@@ -424,6 +424,11 @@ def upper(v: Any) -> float:
     return v.upper if isinstance(v, Ball) else float(v)
 
 
+def mid(v: Any) -> float:
+    """A float near v (a ball's midpoint): for choosing, e.g. a solver's input, never for deciding."""
+    return float(v.a.mid()) if isinstance(v, Ball) else float(v)
+
+
 def nonneg(v: Any):
     """max(v, 0) that is defined for balls straddling 0 (the ball's non-negative part)."""
     if isinstance(v, Ball):

@@ -83,4 +83,30 @@ def make(name: str, kernel: Any = None, **params: Any) -> OnlineLearner:
     unknown = sorted(set(params) - set(ok))
     if unknown:
         raise ValueError(f"learner {name!r} does not take parameter(s) {unknown}; it takes {ok}")
-    return cls(kernel=kernel, **params)
+    return in_balls(cls(kernel=kernel, **params))
+
+
+def exact_params(params: dict) -> dict:
+    """In ball arithmetic, real-valued parameters become (exact) balls, so that every product or quotient a learner
+    or calculator forms from them (1 − λη, γη, ...) is a ball too and never a silently rounded float; integers
+    stay integers. Elsewhere the parameters are returned unchanged."""
+    from . import numeric as nm
+
+    if not nm.is_ball():
+        return params
+    return {k: nm.ball(v) if type(v) is float else v for k, v in params.items()}
+
+
+def in_balls(learner: OnlineLearner) -> OnlineLearner:
+    """In ball arithmetic, the learner's real-valued attributes and parameters become exact balls *after* its
+    constructor validated them as numbers (see :func:`exact_params`); a constant the constructor derived from them
+    in float arithmetic is thereby frozen at its rounded value, so learners derive such constants with ``nm`` in
+    ``reset`` or in the round, where they are balls."""
+    from . import numeric as nm
+
+    if nm.is_ball():
+        for k, v in list(vars(learner).items()):
+            if type(v) is float:
+                setattr(learner, k, nm.ball(v))
+        learner.params = exact_params(learner.params)
+    return learner

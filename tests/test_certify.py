@@ -160,3 +160,65 @@ def test_certified_replay_of_a_T200_witness_takes_under_10_s(tmp_path):
     elapsed = time.monotonic() - t0
     assert r2.certificate.holds is True  # M ≤ rhs at that comparator, proven
     assert elapsed <= 10.0, elapsed
+
+
+# ----------------------------------------------------------------------------------------- exact expectations
+def test_realisations_enumerate_every_draw_with_its_probability():
+    """RBP with B = 2: every removal draws one of 2 old slots uniformly, and how many removals a run makes depends
+    on the earlier draws. The enumerated realisations are distinct, their probabilities are 2^−(number of draws) and
+    sum to 1 exactly, and E[M] equals a brute force computed independently: the average over *all* 2^L sequences
+    of L fair coins (L the longest path), each replayed by forcing choose_uniform (unused coins are ignored)."""
+    import itertools
+
+    from learners.realisations import expectation, realisations
+
+    rng = np.random.default_rng(5)
+    X = rng.uniform(-0.5, 0.5, (7, 2))
+    y = np.array([1, -1, 1, -1, 1, -1, 1])
+    make = lambda: learners.make("rbp", kernel="gaussian:sigma=0.5", B=2, seed=0)  # noqa: E731
+    paths = list(realisations(make, X, y))
+    assert len({p.choices for p in paths}) == len(paths) >= 3
+    assert all(p.probability == 0.5 ** len(p.choices) for p in paths)
+    L = max(len(p.choices) for p in paths)
+    with nm.ball_arithmetic():
+        E, n, mass = expectation(make, X, y, lambda tr: int((tr.yhat != tr.y).sum()))
+    assert mass == 1 and n == len(paths)
+
+    def forced(coins):
+        it = iter(coins)
+        lrn = make()
+        lrn.choose_uniform = lambda m: next(it)
+        return int((lrn.run(X, y).yhat != y).sum())
+
+    brute = Fraction(sum(forced(c) for c in itertools.product(range(2), repeat=L)), 2**L)
+    assert E.a.is_exact() and E == nm.ball(float(brute)) and float(brute) == float(Fraction(float(brute)))
+
+
+def test_bogd_expectation_certificate_uses_the_exact_expectation():
+    """BOGD-T3's capping witness: Monte Carlo in float64, exact over every realisation (256 here) in the
+    certificate; the exact E[Σℓ] is the constant the seeds all showed (both weights sit at the cap)."""
+    w = Witness.load(WITNESS_DIR / "BOGD-T3-capping-not-projection.json")
+    r = bounds.check("BOGD-T3", np.asarray(w.X), np.asarray(w.y), kernel=w.kernel, learner=w.learner,
+                     params={**w.params, "expectation": "exact"}, certify=True)
+    assert r.terms["expectation"] == "exact over 256 realisations"
+    assert r.terms["sum of P(omega)"] == 1.0
+    assert r.verdict == "VIOLATED" and r.certificate.lhs[0] > r.certificate.rhs[1]
+    assert r.lhs == pytest.approx(w.lhs, rel=1e-12)
+
+
+def test_float_rounded_parameters_do_not_fake_a_violation():
+    """Regression: BOGD's shrink α ← (1 − λη)α with λη formed in float64 made the logged α disagree with eq. 6's
+    exact algebra by ~1e-16, which ball arithmetic then 'proved' to be a nonzero defect. Parameters become exact
+    balls after the constructor validated them (learners.registry.in_balls), so the defect is a ball around 0 and
+    the true identity a·p + b = α is never reported as violated."""
+    from adversaries import make_sequence
+
+    X, y = make_sequence("noisy:T=40,d=2,noise=0.1", seed=1)
+    for learner in ("bogd", "bogd++"):
+        r = bounds.check("BOGD-UNB", X, y, kernel="gaussian:sigma=1", learner=learner, params={"B": 2},
+                         certify=True)
+        assert r.float_verdict == "holds" and r.verdict != "VIOLATED", r.certificate.summary()
+        assert r.certificate.lhs[0] <= 0 <= r.certificate.lhs[1]
+    with nm.ball_arithmetic():
+        lrn = learners.make("bogd", kernel="gaussian:sigma=1", B=2, lam=0.01, eta=0.1)
+        assert isinstance(lrn.lam, nm.Ball) and isinstance(lrn.params["eta"], nm.Ball) and lrn.B == 2
