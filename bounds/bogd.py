@@ -36,7 +36,7 @@ from .base import Claim, ClaimResult, Context, PreconditionError, tolerance
 from .oracle import HingeOracle, against_comparators, hinge, solve
 from .registry import claim
 
-MC_PARAMS = {"seeds": 30, "confidence": 0.95, "expectation": "monte-carlo", "max_realisations": 4096}
+MC_PARAMS = {"seeds": 30, "confidence": 0.95, "expectation": "monte-carlo", "max_realisations": 512}
 
 
 # --------------------------------------------------------------------------------------------- shared helpers
@@ -160,9 +160,9 @@ class OGDTheorem1(Claim):
 
     def evaluate(self, ctx):
         p = learner_params(ctx)
-        T, lam, eta = ctx.T, p["lam"], p["eta"]
-        lhs = float(np.sum(ctx.trace["loss"]))
-        c_s = (lam * T + 1.0 / eta) / 2.0
+        T, lam, eta = ctx.T, nm.scalar(p["lam"]), nm.scalar(p["eta"])
+        lhs = np.sum(ctx.trace["loss"])
+        c_s = (lam * T + 1 / eta) / 2
         rhs, lower, comp = against_comparators(ctx, lhs, lambda L, s: c_s * s * s + L + eta * T,
                                                quadratic=(1.0, c_s))
         return ctx.result(lhs, rhs, {"sum loss": lhs, "(lam T + 1/eta)/2": c_s, "eta L^2 T": eta * T,

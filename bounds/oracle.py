@@ -127,6 +127,7 @@ class HingeOracle:
         self.R = (self._V * self._sqrt_lam).T  # K ≈ RᵀR on the retained eigenspace
         self._YKY = self.K * np.outer(self.y, self.y)
         self._cache: dict = {}
+        self._minloss_radii: set = set()  # the radii of the float64 min-loss solves (certified branch and bound)
 
     # ------------------------------------------------------------------ pieces
     @cached_property
@@ -134,6 +135,16 @@ class HingeOracle:
         """The Gram matrix in ball arithmetic (certified mode only)."""
         Xb = nm.asarray(self.X)
         return self.kernel.matrix(Xb, Xb)
+
+    @cached_property
+    def _Kb_mat(self):
+        from flint import arb_mat
+
+        return arb_mat([[nm.ball(v).a for v in row] for row in self.Kb])
+
+    def _Kb_times(self, v: np.ndarray) -> np.ndarray:
+        """K v in balls for a float vector v (one arb matrix-vector product)."""
+        return nm.arb_matvec(self._Kb_mat, v)
 
     def comparator(self, z: np.ndarray) -> Comparator:
         with nm.float64():
@@ -143,7 +154,7 @@ class HingeOracle:
     def from_beta(self, beta: np.ndarray) -> Comparator:
         """The comparator f = Σ β_t κ(x_t, ·) with its values, loss and norm (in balls in certified mode)."""
         if nm.is_ball():  # β (float64, exact binary numbers) is the explicit comparator; its values are certified
-            values = self.Kb @ beta
+            values = self._Kb_times(beta)
             norm = nm.sqrt(nm.nonneg(beta @ values))
             return Comparator(beta, values, nm.pos_part(1 - self.y * values).sum(), norm)
         values = self.K @ beta
@@ -153,10 +164,10 @@ class HingeOracle:
     def scaled(self, c: Comparator, s: float) -> Comparator:
         """c rescaled to norm s (used to push a solver's slightly infeasible point back into the ball). In certified
         mode the factor is a float chosen so that the rescaled norm is ≤ s for certain."""
-        if nm.is_ball():
-            r = (s * (1 - 2.0**-40)) / nm.upper(c.norm) if nm.upper(c.norm) > 0 else 0.0
+        if nm.is_ball():  # a float factor: the rescaled β stays a float vector (an explicit comparator)
+            r = (nm.lower(s) * (1 - 2.0**-40)) / nm.upper(c.norm) if nm.upper(c.norm) > 0 else 0.0
             beta = c.beta * r
-            values = self.Kb @ beta
+            values = self._Kb_times(beta)
             return Comparator(beta, values, nm.pos_part(1 - self.y * values).sum(), nm.sqrt(nm.nonneg(beta @ values)))
         r = s / c.norm if c.norm > 0 else 0.0
         v = c.values * r
@@ -171,7 +182,8 @@ class HingeOracle:
         with nm.float64():  # a point of the box [0, c_L]^T for certain (c_L's lower end when it is a ball)
             a = np.clip(np.nan_to_num(np.asarray(a, float)), 0.0, nm.lower(c_L))
         if nm.is_ball():
-            vsq = nm.nonneg(a @ (self.Kb * np.outer(self.y, self.y)) @ a)
+            w = a * self.y  # exact: a float times ±1
+            vsq = nm.nonneg(w @ self._Kb_times(w))
             vnorm = nm.sqrt(vsq)
             if c_s > 0:
                 try:
@@ -179,7 +191,7 @@ class HingeOracle:
                 except nm.Uncertain:
                     inside = True
                 inner = -vsq / (4 * c_s) if inside else c_s * U**2 - U * vnorm
-            elif math.isfinite(U):
+            elif nm.isfinite(U):
                 inner = -U * vnorm
             else:
                 try:
@@ -190,7 +202,7 @@ class HingeOracle:
         vnorm = math.sqrt(max(float(a @ self._YKY @ a), 0.0))
         if c_s > 0:
             inner = -vnorm**2 / (4 * c_s) if vnorm / (2 * c_s) <= U else c_s * U**2 - U * vnorm
-        elif math.isfinite(U):
+        elif nm.isfinite(U):
             inner = -U * vnorm
         else:
             inner = 0.0 if vnorm == 0 else -math.inf
@@ -201,9 +213,11 @@ class HingeOracle:
         """min over ‖f‖ ≤ U of c_L·L_T(f) + c_s·‖f‖² (U may be inf when c_s > 0)."""
         if c_L < 0 or c_s < 0 or U < 0:
             raise ValueError("minimise needs c_L ≥ 0, c_s ≥ 0 and U ≥ 0")
-        if c_s == 0 and not math.isfinite(U):
+        if c_s == 0 and not nm.isfinite(U):
             raise ValueError("minimise needs a finite radius U when there is no norm penalty")
         key = tuple(repr(v) for v in (c_L, c_s, U)) + ("ball" if nm.is_ball() else "float",)
+        if not nm.is_ball() and c_L == 1.0 and c_s == 0.0:
+            self._minloss_radii.add(float(U))
         if key not in self._cache:
             self._cache[key] = self._solve(c_L, c_s, U)
         return self._cache[key]
@@ -216,10 +230,10 @@ class HingeOracle:
     def _certified(self, c_L, c_s, U) -> OracleResult:
         """The float64 solve (at the coefficients' midpoints), then its explicit comparator and its dual bound
         re-evaluated in balls with the exact coefficients."""
-        with nm.float64():
-            fres = self._solve_float(nm.mid(c_L), nm.mid(c_s), nm.mid(U))
+        with nm.float64():  # the float64 solve, shared with (cached for) the float run on this oracle
+            fres = self.minimise(nm.mid(c_L), nm.mid(c_s), nm.mid(U))
         comp = self.from_beta(fres.comparator.beta)
-        if math.isfinite(U) and not nm.upper(comp.norm) <= U:
+        if nm.isfinite(U) and not nm.upper(comp.norm) <= nm.lower(U):
             comp = self.scaled(comp, U)
         value = c_L * comp.loss + c_s * comp.norm * comp.norm
         lower = self.dual_value(fres.multipliers, c_L, c_s, U) if fres.multipliers is not None else -math.inf
@@ -239,7 +253,7 @@ class HingeOracle:
         z, xi = cp.Variable(r), cp.Variable(T)
         margin = xi >= 1 - A @ z
         cons = [xi >= 0, margin]
-        if math.isfinite(U):
+        if nm.isfinite(U):
             cons.append(cp.norm(z, 2) <= U)
         prob = cp.Problem(cp.Minimize(c_L * cp.sum(xi) + c_s * cp.sum_squares(z)), cons)
         best = None
@@ -262,20 +276,22 @@ class HingeOracle:
 
     def _cache_radii(self) -> list:
         """The radii U of the float64 min-loss solves done so far (c_L = 1, c_s = 0)."""
-        return [k[2] for k in self._cache if k[0] == 1.0 and k[1] == 0.0 and k[3] == "float"]
+        return sorted(self._minloss_radii)
 
     def _certified_monotone(self, rhs, lhs, U, s_increasing, max_solves, tol) -> OracleResult:
         """The branch and bound of ``minimise_monotone`` in certified mode: the float64 run chooses the radii and the
         comparators; every cell's lower bound rhs(ℓ_{i+1}, s_i) is then re-evaluated with ℓ_{i+1} the certified dual
         bound at radius s_{i+1} (balls), and the upper value at the best explicit comparator."""
-        with nm.float64():
-            fres = self.minimise_monotone(rhs, float(lhs), U, s_increasing, max_solves, tol)
+        with nm.float64():  # the grid covers [0, U] (U's upper end when U is a ball)
+            fres = self.minimise_monotone(lambda L, s: nm.mid(rhs(L, s)), nm.mid(lhs), nm.upper(U), s_increasing,
+                                          max_solves, tol)
         radii = sorted(self._cache_radii())
         prof = {s: self.min_loss(s) for s in radii}  # certified re-evaluations (balls), in the same order
         lowers = [rhs(nm.nonneg(prof[b].lower), a if s_increasing else b) for a, b in zip(radii[:-1], radii[1:])]
-        if not math.isfinite(U):
+        if not nm.isfinite(U):
             lowers.append(rhs(0.0, radii[-1]))
-        uppers = {s: rhs(p.comparator.loss, p.comparator.norm) for s, p in prof.items()}
+        uppers = {s: rhs(p.comparator.loss, p.comparator.norm) for s, p in prof.items()
+                  if nm.upper(p.comparator.norm) <= nm.lower(U)}  # admissible comparators only
         s_best = min(uppers, key=lambda s: nm.upper(uppers[s]))
         lower = nm.bmin(*lowers, uppers[s_best]) if lowers else uppers[s_best]
         return OracleResult(uppers[s_best], lower, prof[s_best].comparator, prof[s_best].solver,
@@ -299,7 +315,7 @@ class HingeOracle:
         """
         if nm.is_ball():
             return self._certified_monotone(rhs, lhs, U, s_increasing, max_solves, tol)
-        if not math.isfinite(U):
+        if not nm.isfinite(U):
             if not s_increasing:
                 raise ValueError("a right side decreasing in ‖f‖ needs a finite radius U")
             s_max = 1.0
@@ -319,7 +335,7 @@ class HingeOracle:
             value, s_best = min(uppers)
             cells = [(cell_lower(a, b), a, b) for a, b in zip(radii[:-1], radii[1:])]
             lower, a, b = min(cells)
-            if not math.isfinite(U):
+            if not nm.isfinite(U):
                 lower = min(lower, rhs(0.0, s_max))
             if value < lhs - tol or lower >= lhs - tol or solves >= max_solves or b - a < 1e-9 * s_max:
                 break
@@ -328,7 +344,7 @@ class HingeOracle:
             radii = sorted(prof)
             solves += 1
         note = [f"branch and bound over ‖f‖ ∈ [0, {s_max:.4g}] with {solves} radii"]
-        if not math.isfinite(U):
+        if not nm.isfinite(U):
             note.append(f"tail ‖f‖ > {s_max:.4g} certified by rhs(0, s_max) = {rhs(0.0, s_max):.6g}")
         best = prof[s_best]
         return OracleResult(float(value), float(min(lower, value)), best.comparator, best.solver, note)

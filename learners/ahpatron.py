@@ -106,8 +106,11 @@ class Ahpatron(AggressiveLearner):
     # ------------------------------------------------------------------ halving
     def split(self) -> tuple[np.ndarray, np.ndarray]:
         """(S_{t,1}, S_{t,2}) as slot arrays: stable sort by (|α|, insertion round), first half removed."""
-        a = np.abs(np.asarray(self.f.alpha, dtype=float))
-        order = np.lexsort((self.f.born, a))
+        if self.f.alpha.dtype == object:  # exact backends: compare the |α| themselves (a tie between balls raises)
+            order = np.array(sorted(range(len(self.f)), key=lambda i: (abs(self.f.alpha[i]), int(self.f.born[i]))),
+                             dtype=int)
+        else:
+            order = np.lexsort((self.f.born, np.abs(np.asarray(self.f.alpha, dtype=float))))
         half = self.B // 2
         return np.sort(order[:half]), np.sort(order[half:])
 

@@ -122,6 +122,8 @@ class Gaussian(_UnitDiagonal):
         return np.exp(sq * (-0.5 / self.sigma**2))
 
     def row(self, x, X):
+        if nm.is_ball():
+            return nm.gaussian_matrix(x[None, :], X, self.sigma)[0]
         diff = X - x
         if diff.dtype == object:
             return nm.exp(nm.rowdot(diff, diff) * (-0.5 / self.sigma**2))

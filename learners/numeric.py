@@ -424,6 +424,11 @@ def upper(v: Any) -> float:
     return v.upper if isinstance(v, Ball) else float(v)
 
 
+def isfinite(v: Any) -> bool:
+    """math.isfinite that also answers for balls (a ball is finite when both its ends are)."""
+    return v.a.is_finite() if isinstance(v, Ball) else math.isfinite(v)
+
+
 def mid(v: Any) -> float:
     """A float near v (a ball's midpoint): for choosing, e.g. a solver's input, never for deciding."""
     return float(v.a.mid()) if isinstance(v, Ball) else float(v)
@@ -493,6 +498,28 @@ def matmul(A: np.ndarray, B: np.ndarray) -> np.ndarray:
         for j in range(P.ncols()):
             out[i, j] = Ball(P[i, j])
     return out
+
+
+def arb_matvec(M, v: np.ndarray) -> np.ndarray:
+    """M v for a python-flint ``arb_mat`` M and a vector v of exact numbers, as an object array of Balls."""
+    from flint import arb_mat
+
+    P = M * arb_mat([[ball(x).a] for x in v])
+    return np.array([Ball(P[i, 0]) for i in range(P.nrows())], dtype=object)
+
+
+def solve(A: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """A⁻¹b in ball arithmetic (python-flint ``arb_mat.solve``: the balls enclose the exact solution; a matrix that
+    the balls cannot prove invertible raises :class:`Uncertain`)."""
+    from flint import arb_mat
+
+    to = np.frompyfunc(lambda v: ball(v).a, 1, 1)
+    A2, b2 = to(np.atleast_2d(A)).tolist(), to(np.asarray(b).reshape(-1, 1)).tolist()
+    try:
+        x = arb_mat(A2).solve(arb_mat(b2))
+    except ZeroDivisionError as exc:
+        raise Uncertain(f"a {len(A2)}×{len(A2)} system the balls cannot prove nonsingular: {exc}") from None
+    return np.array([Ball(x[i, 0]) for i in range(x.nrows())], dtype=object)
 
 
 def gaussian_matrix(A: np.ndarray, B: np.ndarray, sigma: float) -> np.ndarray:
