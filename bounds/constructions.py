@@ -52,13 +52,11 @@ class BudgetLowerBound(Claim):
     needs_sequence = False
     unit_kernel = False
 
-    def check(self, X=None, y=None, kernel=None, learner=None, params=None, comparator=None,
-              certify=None) -> ClaimResult:
+    def _check(self, X, y, kernel, learner, params, comparator) -> ClaimResult:
         if kernel is not None and learners.parse_kernel(kernel).name != "linear":
             raise PreconditionError(self.id, "kernel is linear (§2)",
                                     f"§2 uses the linear kernel, got {learners.parse_kernel(kernel).spec()}")
-        return super().check(X, y, kernel="linear", learner=learner, params=params, comparator=comparator,
-                             certify=certify)
+        return super()._check(X, y, "linear", learner, params, comparator)
 
     def preconditions(self, ctx: Context) -> None:
         B, T = ctx.params.get("B", 8), ctx.params.get("T", 0)
@@ -194,13 +192,11 @@ class ForgetronTable81(Claim):
     needs_sequence = False
     unit_kernel = True  # the Gaussian kernel of §8 has κ(x, x) = 1
 
-    def check(self, X=None, y=None, kernel=None, learner=None, params=None, comparator=None,
-              certify=None) -> ClaimResult:
+    def _check(self, X, y, kernel, learner, params, comparator) -> ClaimResult:
         if kernel is not None and learners.parse_kernel(kernel).spec() != KERNEL:
             raise PreconditionError(self.id, "kernel",
                                     f"Table 8.1 uses {KERNEL}, got {learners.parse_kernel(kernel).spec()}")
-        return super().check(X, y, kernel=KERNEL, learner=learner, params=params, comparator=comparator,
-                             certify=certify)
+        return super()._check(X, y, KERNEL, learner, params, comparator)
 
     def preconditions(self, ctx: Context) -> None:
         cp = {**self.claim_params, **ctx.params}
