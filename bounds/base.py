@@ -94,6 +94,7 @@ class ClaimResult:
     notes: list = field(default_factory=list)
     trace: Any = field(default=None, repr=False)
     comparator_f: Any = field(default=None, repr=False)  # the explicit comparator (KernelExpansion), for witnesses
+    reading: str | None = None  # where the learner departs from the printed pseudo-code (its READING), else None
     arithmetic: str = "float64"  # the arithmetic lhs, rhs and holds were computed in
     intervals: dict = field(default_factory=dict)  # ball mode: name -> [lower, upper] (floats rounded outward)
     certificate: Any = None  # bounds.certify.Certificate once the verdict was re-derived in ball arithmetic
@@ -124,7 +125,7 @@ class ClaimResult:
             "claim": self.claim, "learner": self.learner, "params": self.params, "T": self.T,
             "lhs": self.lhs, "rhs": self.rhs, "slack": self.slack, "tolerance": self.tolerance,
             "holds": self.holds, "preconditions": self.preconditions, "terms": self.terms,
-            "comparator": self.comparator,
+            "comparator": self.comparator, "reading": self.reading,
         }
         if self.rhs_lower is not None:
             out["rhs_lower"] = self.rhs_lower
@@ -154,8 +155,15 @@ class ClaimResult:
             lines.append(f"  {k} = {v:.6g}" if isinstance(v, (float, int, np.floating)) else f"  {k} = {v}")
         if self.comparator:
             lines.append(f"  comparator: {_jsonable(self.comparator)}")
+        if self.reading:
+            lines.append(f"  reading: {self.learner} departs from the printed pseudo-code: {self.reading}")
         lines += [f"  note: {n}" for n in self.notes]
         return "\n".join(lines)
+
+
+def learner_reading(name: str | None) -> str | None:
+    """The READING a learner declares (None for a faithful learner or no learner)."""
+    return learners.learner_class(name).READING if name else None
 
 
 class Context:
@@ -223,8 +231,7 @@ class Context:
         return ClaimResult(self.claim.id, self.learner, dict(self.params), self.T, lhs_f, rhs_f, tol, holds,
                            dict(self.checked), dict(terms or {}), dict(comparator or {}),
                            None if rhs_lower is None else float(rhs_lower), notes,
-                           self.__dict__.get("trace"), self.comparator_f)
-
+                           self.__dict__.get("trace"), self.comparator_f, reading=learner_reading(self.learner))
 
     def _ball_result(self, lhs, rhs, terms, rhs_lower, comparator, notes, uncertified) -> ClaimResult:
         """The verdict in ball arithmetic: violated iff lhs > rhs for every point of the balls, holds iff
@@ -250,6 +257,7 @@ class Context:
         return ClaimResult(self.claim.id, self.learner, dict(self.params), self.T, mid(lb), mid(rb), 0.0, holds,
                            dict(self.checked), _mids(terms or {}), _mids(dict(comparator or {})),
                            None if lo is None else mid(lo), notes, self.__dict__.get("trace"), self.comparator_f,
+                           reading=learner_reading(self.learner),
                            arithmetic=f"arb ball arithmetic, {nm.ball_precision()} bits", intervals=intervals)
 
 

@@ -6,11 +6,19 @@ side is beaten. ``replay`` re-runs it in float64 and then certifies it (bounds.c
 rhs re-evaluated in ball arithmetic); a violation is *confirmed* only when the certificate proves it.
 
 An **erratum** is a witness file in ``bounds/witnesses/`` whose JSON carries an ``"erratum"`` object:
-``{"printed": the statement as printed, "cause": one paragraph, "corrected": the corrected statement or null}`` and,
-for a typo whose printed form cannot be made to fail (it is ill-posed or vacuous), ``"violates": false``: its witness
-then illustrates the statement rather than violating it, and its test checks the corrected statement.
-The registry is simply every such file, so a new finding needs no edit of shared code. Its test (tests/) asserts the
-witness still violates the printed statement and, where a correction is known, that the corrected one holds.
+``{"finding": id, "kind": one of KINDS, "printed": the statement as printed, "cause": one paragraph,
+"corrected": the corrected statement or null}`` and, for a typo whose printed form cannot be made to fail (it is
+ill-posed or vacuous), ``"violates": false``: its witness then illustrates the statement rather than violating it,
+and its test checks the corrected statement.
+
+A **finding** is one defect of one printed statement, filed under the claim whose statement fails (the witness's
+``claim``, or ``"filed_under"`` when one defect makes several statements fail: e.g. a faulty proof step of a
+theorem that two later theorems reuse; each witness then replays the statement it breaks). Several witness files
+may support one finding (they carry the same ``finding`` id; the first file in name order gives its text);
+``boundlab list`` and the report count findings, not files. The registry is simply every
+such file grouped by ``finding`` (a file without one is its own finding), so a new finding or witness needs no edit
+of shared code. Its test (tests/) asserts the witness still violates the printed statement and, where a correction
+is known, that the corrected one holds.
 """
 from __future__ import annotations
 
@@ -196,8 +204,41 @@ def _is_comparator_claim(res) -> bool:
     return res.comparator.get("kind") == "oracle"
 
 
+# ------------------------------------------------------------------------------------------- the registry
+KINDS = {
+    "substantive": "the statement fails as printed on admissible inputs, and the failure matters for its use",
+    "typo": "a misprint whose intended form is clear from the paper's own derivation",
+    "technicality": "fails only at a boundary or degenerate case, or a hypothesis is missing that the later "
+                    "results do not need, or a printed rule cannot be executed as written",
+    "not established": "rests on a choice the paper leaves unstated, and the readings of that choice disagree",
+}
+
+
+@dataclass
+class Finding:
+    """One erratum: one defect of one printed statement (``claim``), with every witness file supporting it."""
+
+    id: str
+    claim: str  # the claim it is filed under
+    kind: str
+    witnesses: list  # [Witness], the first gives the text
+
+    @property
+    def claims(self) -> list[str]:
+        """Every claim a witness of this finding shows failing (the filed claim first)."""
+        return [self.claim] + sorted({w.claim for w in self.witnesses} - {self.claim})
+
+    @property
+    def erratum(self) -> dict:
+        return self.witnesses[0].erratum
+
+    @property
+    def files(self) -> list[Path]:
+        return [w.source_path for w in self.witnesses]
+
+
 def errata() -> list[Witness]:
-    """Every registered erratum (witness files in bounds/witnesses/ carrying an "erratum" object)."""
+    """Every registered erratum witness (files in bounds/witnesses/ carrying an "erratum" object), in name order."""
     out = []
     for p in sorted(WITNESS_DIR.glob("*.json")):
         w = Witness.load(p)
@@ -206,12 +247,42 @@ def errata() -> list[Witness]:
     return out
 
 
+def finding_id(w: Witness) -> str:
+    """The finding a witness supports: its erratum's ``finding``, else its file name."""
+    return str(w.erratum.get("finding") or w.source_path.stem)
+
+
+def findings() -> list[Finding]:
+    """The errata grouped into findings (in name order of their first file); a finding whose witnesses name
+    different claims or kinds is a ValueError naming the files."""
+    groups: dict[str, list[Witness]] = {}
+    for w in errata():
+        groups.setdefault(finding_id(w), []).append(w)
+    out = []
+    for fid, ws in groups.items():
+        claims = {w.erratum.get("filed_under") or w.claim for w in ws}
+        kinds = {w.erratum.get("kind", "unclassified") for w in ws}
+        if len(claims) > 1 or len(kinds) > 1:
+            raise ValueError(f"finding {fid!r}: its witnesses {[w.source_path.name for w in ws]} are filed under "
+                             f"{sorted(claims)} with kinds {sorted(kinds)}; one finding has one claim and one kind")
+        kind = kinds.pop()
+        if kind not in KINDS and kind != "unclassified":
+            raise ValueError(f"finding {fid!r}: kind {kind!r} is not one of {sorted(KINDS)}")
+        out.append(Finding(fid, claims.pop(), kind, ws))
+    return out
+
+
 def errata_files() -> dict[str, list[Path]]:
     """claim id → witness files of its errata."""
     out: dict[str, list[Path]] = {}
-    for p in sorted(WITNESS_DIR.glob("*.json")):
-        w = Witness.load(p)
-        if w.erratum:
-            out.setdefault(w.claim, []).append(p)
+    for w in errata():
+        out.setdefault(w.claim, []).append(w.source_path)
     return out
 
+
+def findings_by_claim() -> dict[str, list[Finding]]:
+    """claim id → the findings filed under it."""
+    out: dict[str, list[Finding]] = {}
+    for f in findings():
+        out.setdefault(f.claim, []).append(f)
+    return out

@@ -74,6 +74,8 @@ def resolve(B: int, preset: str, U, lam, eps, eta, c) -> dict:
 class Ahpatron(AggressiveLearner):
     """Ahpatron (paper 000, Algorithm 2); see the module docstring for the readings."""
 
+    READING = "line 8 prints a learning rate λ_t; Algorithm 2 takes a constant λ as input, and λ_t is read as that λ"
+
     def __init__(self, kernel=None, B: int = 100, U: float | None = None, lam: float | None = None,
                  eps: float | None = None, eta: float | None = None, c: "float | str | None" = None,
                  preset: str = "thm4"):

@@ -59,10 +59,12 @@ class OnlineLearner(ABC):
     Class attributes: ``name`` (the registry name), ``zero_label`` (the prediction when the score is exactly 0; each
     learner states its paper's convention), ``randomized`` (True when the learner takes a ``seed``),
     ``supports_high_precision`` (False when a step needs LAPACK, so the mpmath replay of learners.numeric cannot
-    run it).
+    run it), ``READING`` (None when the learner runs the printed pseudo-code as printed; otherwise one sentence
+    saying where it departs from it, which every verdict about the learner repeats).
     """
 
     name: ClassVar[str] = "learner"
+    READING: ClassVar[str | None] = None
     zero_label: ClassVar[int] = 1
     randomized: ClassVar[bool] = False
     supports_high_precision: ClassVar[bool] = True

@@ -56,6 +56,9 @@ class CKSBudgetPerceptron(ShrinkRemovePerceptron):
     margin is logged as ``cks_margin``. Cost O(B) per removal from the expansion's maintained support values.
     """
 
+    READING = ("001 §8 describes CKS in prose only: Perceptron step first, candidates the old active set, the removed "
+               "example the one of largest margin y_i f'_t(x_i) − σ_i κ(x_i, x_i), ties to the oldest")
+
     def __init__(self, kernel=None, B: int = 100):
         super().__init__(kernel, B=_check_budget("cks", B))
 

@@ -108,6 +108,9 @@ class GreedyForgetron(_SelfTunedShrink):
     of §8).
     """
 
+    READING = ("§7 prints the damage as Ψ(σ_{r_t,t}φ_t, y φ_t f''_t(x_{r_t})) and eq. 51 as Ψ(σ_{r_t,t}, ·); both are "
+               "read with f'_t and the candidate i, as eq. 52 does, over the old active set I_t")
+
     def removal_slot(self, t: int) -> int:
         crit = self.removal_criterion()
         crit[self.new_slot] = np.inf

@@ -90,6 +90,8 @@ class _BoundedOGD(_HingeOGD):
     """Algorithm 1 of 002 for a sampling distribution given by ``_distribution`` (uniform or eq. 16)."""
 
     randomized = True
+    READING = ("eq. 10's cap min(α_i, γη) is also applied to the coefficient of the newly inserted vector at "
+               "insertion (with γ < 1 new points are clipped too)")
     removal_log_limit = 2000  # vectors of the first removals kept for the invariant checks (memory bound)
 
     def __init__(self, kernel=None, B: int = 100, lam: float = 0.01, eta: float = 0.1, gamma: float = 1.0,
@@ -205,6 +207,9 @@ class BOGDPlusPlus(_BoundedOGD):
     Eq. 16 is used as printed; when it has a negative entry (possible: see the module docstring) the sampling uses
     it clipped to [0, 1] and renormalised, which keeps every p_i < 1 and eq. 9 unbiased.
     """
+
+    READING = (_BoundedOGD.READING + "; where eq. 16 gives a negative p_i, sampling uses the eq. 16 vector clipped to "
+               "[0, 1] and renormalised (erratum BOGD-T4-eq16-negative-p)")
 
     def _distribution(self, alpha, kdiag):
         w = alpha * nm.sqrt(kdiag)

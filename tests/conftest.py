@@ -4,7 +4,7 @@ Profiles (select with HYPOTHESIS_PROFILE or --hypothesis-profile): ``dev`` (seco
 whole suite within 15 minutes on 2 cores), ``thorough`` (long hunts, on demand; also enables tests marked slow).
 
 Tests that check a claim carry ``@pytest.mark.claim("ID")``; after a run, the outcomes per claim id are recorded
-(bounds.status) so that ``boundlab list`` can say ``holds`` for claims whose property tests passed on this code.
+(bounds.status) so that ``boundlab list`` can say ``tested`` for claims whose property tests passed on this code.
 """
 from __future__ import annotations
 

@@ -125,7 +125,7 @@ def test_uncertifiable_claims_say_why():
 
 
 # -------------------------------------------------------------------------------------------- witness replays
-@pytest.mark.parametrize("name", ["FGT-L6-any-g", "AHP-T6-no-halving", "BOGD-UNB-bogdpp-negative-p"])
+@pytest.mark.parametrize("name", ["FGT-L6-any-g", "AHP-T6-no-halving", "BOGD-T4-eq16-negative-p"])
 def test_errata_witnesses_certify(name):
     rep = replay(WITNESS_DIR / f"{name}.json")
     assert rep.confirmed is True, rep.detail
