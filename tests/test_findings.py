@@ -43,11 +43,8 @@ def test_verdict_carries_the_reading_in_json_and_text():
 
 
 def test_every_erratum_names_a_finding_and_a_kind():
-    """Every witness outside the OMM engineer's files carries a finding id and a kind of KINDS (the OMM-*/PER-TIGHT
-    files are grouped by file name until their owner adds both; they show as "unclassified")."""
+    """Every witness carries a finding id and a kind of KINDS."""
     for w in errata():
-        if w.source_path.name.startswith(("OMM-", "PER-TIGHT")):
-            continue
         assert w.erratum.get("finding") and w.erratum.get("kind") in KINDS, w.source_path.name
 
 

@@ -1,4 +1,4 @@
-"""Max-margin oracles of paper 004 (bounds.maxmargin): eq. 2, its reformulation, eq. 3, certificates, geometry."""
+"""Max-margin oracles of paper 004 (learners.maxmargin): eq. 2, its reformulation, eq. 3, certificates, geometry."""
 from __future__ import annotations
 
 import math
