@@ -347,5 +347,19 @@ class KernelExpansion:
             f.refresh()
         return f
 
+    @classmethod
+    def from_state(cls, kernel: Kernel, X: np.ndarray, alpha: np.ndarray, born: np.ndarray, label: np.ndarray,
+                   kdiag: np.ndarray, gram: np.ndarray, norm_sq: float, ops: int) -> "KernelExpansion":
+        """An expansion holding the given state slot by slot (the compiled path's final hypothesis; no kernel
+        evaluation, the Gram matrix and the incremental ‖f‖² are taken as given)."""
+        n = len(alpha)
+        f = cls(kernel, X.shape[1], max(n, 1))
+        f._grow(X.shape[1])
+        if n:
+            f._X[:n], f._alpha[:n], f._born[:n], f._label[:n] = X, alpha, born, label
+            f._kdiag[:n], f._G[:n, :n] = kdiag, gram
+        f._n, f._norm_sq, f._ops = n, norm_sq, ops
+        return f
+
     def __repr__(self) -> str:
         return f"KernelExpansion(n={self._n}, ‖f‖={self.norm:.4g}, kernel={self.kernel.spec()})"

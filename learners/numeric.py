@@ -25,6 +25,12 @@ def is_mp() -> bool:
     return _MP
 
 
+def is_float64() -> bool:
+    """True when plain float64 arithmetic is active (no high-precision or other backend): the only backend the
+    compiled fast path (learners/compiled) may replace."""
+    return not _MP
+
+
 @contextlib.contextmanager
 def high_precision(dps: int = 50):
     """Compute with mpmath numbers carrying ``dps`` decimal digits inside the block."""

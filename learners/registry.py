@@ -76,11 +76,16 @@ def accepted_params(name: str) -> list[str]:
     return [p for p in sig.parameters if p not in ("self", "kernel", "args", "kwargs")]
 
 
-def make(name: str, kernel: Any = None, **params: Any) -> OnlineLearner:
-    """Build the learner ``name`` with the paper's parameter names, e.g. ``make("forgetron-self-tuned", B=100)``."""
+def make(name: str, kernel: Any = None, compiled: bool = True, **params: Any) -> OnlineLearner:
+    """Build the learner ``name`` with the paper's parameter names, e.g. ``make("forgetron-self-tuned", B=100)``.
+
+    ``compiled=False`` makes ``run`` take the generic path even where a compiled one exists (learners/compiled)."""
     cls = learner_class(name)
     ok = accepted_params(name)
     unknown = sorted(set(params) - set(ok))
     if unknown:
         raise ValueError(f"learner {name!r} does not take parameter(s) {unknown}; it takes {ok}")
-    return cls(kernel=kernel, **params)
+    learner = cls(kernel=kernel, **params)
+    if not compiled:
+        learner.compiled = False
+    return learner
