@@ -1,0 +1,264 @@
+"""The compiled float64 path (learners/compiled) against the generic path, the reference (issue 11).
+
+For every learner with a compiled path, on hypothesis-generated sequences built for ties (points on a small
+lattice, repeated points with both labels, so that exact zero scores and equal removal criteria occur), both paths
+must give identical mistakes, update kinds, trace columns (same names, created in the same order), support sets
+(same insertion rounds in the same slots) and integer/bool columns; every float column, the scores, the norms and
+the final coefficients must agree within
+
+    |compiled − generic| ≤ RTOL · max(|generic|, 1)        RTOL = 1e-12
+
+(relative for values of magnitude ≥ 1; for smaller values, e.g. scores that cancel to ~0, the same bound relative to
+1, because a sum of O(1) terms carries O(1)-relative rounding). The generic path is forced with
+``learners.make(..., compiled=False)``.
+
+Ties. With exact arithmetic (integer points, linear kernel, ±1 or dyadic coefficients) every tie is exact on both
+paths and the decisions must be identical on every round (test_exact_ties_decided_alike). With the Gaussian kernel a
+mathematical tie (say f = κ_a − κ_b + κ_b' − κ_a' with equal pairs) comes out as ±5e-17 or 0 depending on the order
+of the summation, which differs between the two paths (and between BLAS kernels for one numpy on two CPUs); there
+the test accepts a divergence only on a round whose score a 50-digit replay shows to be a tie (|f| < 1e-30), and
+compares everything before it.
+
+Norms. ‖f‖ = √(‖f‖²) with ‖f‖² maintained as a sum of O(1) terms: an f that is 0 mathematically has ‖f‖² = ±1e-16
+and ‖f‖ up to 1e-8 on either path. Norm columns (``norm`` and every extra whose name contains "norm") are therefore
+compared as squares, with the same RTOL.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+
+import learners
+from learners import compiled
+
+RTOL = 1e-12
+KERNELS = ["gaussian:sigma=1", "gaussian:sigma=0.7", "linear", "poly:degree=2"]
+
+
+def close(a, b, squared: bool = False) -> bool:
+    """a ≈ b within RTOL · max(|b|, 1); ``squared``: compare a² with b² (for norms, see assert_same)."""
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    if squared:
+        a, b = a * a, b * b
+    if a.shape != b.shape or not np.array_equal(np.isnan(a), np.isnan(b)):
+        return False
+    ok = ~np.isnan(b)
+    inf = np.isinf(b) & ok
+    if not np.array_equal(a[inf], b[inf]):
+        return False
+    fin = ok & ~inf
+    return bool(np.all(np.abs(a[fin] - b[fin]) <= RTOL * np.maximum(np.abs(b[fin]), 1.0)))
+
+
+def assert_same(tc, tg) -> None:
+    """The two Traces agree as the module docstring says."""
+    assert np.array_equal(tc.yhat, tg.yhat), "predictions differ"
+    assert np.array_equal(tc.mistakes, tg.mistakes)
+    assert tc.kind_names == tg.kind_names
+    assert np.array_equal(tc.kind, tg.kind), "update kinds differ"
+    assert np.array_equal(tc.size, tg.size)
+    assert set(tc.extras) == set(tg.extras), "columns differ"
+    if tc.final is not None:
+        assert list(tc.extras) == list(tg.extras), "columns created in another order"
+    assert tc.params == tg.params and tc.kernel == tg.kernel and tc.learner == tg.learner
+    assert close(tc.score, tg.score), np.max(np.abs(tc.score - tg.score))
+    assert close(tc.norm, tg.norm, squared=True)
+    for name, col in tg.extras.items():
+        other = tc.extras[name]
+        assert other.dtype == col.dtype, name
+        if col.dtype.kind == "f":
+            assert close(other, col, squared="norm" in name), (name, np.nanmax(np.abs(other - col)))
+        else:
+            assert np.array_equal(other, col), name
+    fc, fg = tc.final, tg.final
+    if fc is None and fg is None:
+        return
+    assert len(fc) == len(fg)
+    assert np.array_equal(fc.born, fg.born), "support sets differ (or sit in other slots)"
+    assert np.array_equal(fc.label, fg.label)
+    assert np.array_equal(fc.X, fg.X)
+    assert close(fc.alpha, fg.alpha)
+    assert close(fc.gram, fg.gram)
+    assert close(fc.norm_sq, fg.norm_sq)
+
+
+def first_divergence(tc, tg) -> "int | None":
+    """The first round on which the two paths decide differently (prediction, update kind or size), or None."""
+    diff = (tc.yhat != tg.yhat) | (tc.size != tg.size)
+    if tc.kind_names == tg.kind_names:
+        diff |= tc.kind != tg.kind
+    else:
+        diff |= np.array(tc.kind_names)[tc.kind] != np.array(tg.kind_names)[tg.kind]
+    i = np.flatnonzero(diff)
+    return int(i[0]) if len(i) else None
+
+
+def is_exact_tie(name: str, kernel: str, params: dict, X, y, r: int) -> bool:
+    """True when round r's score is a mathematical tie (|f_r(x_r)| < 1e-30 in a 50-digit replay of the generic path):
+    float64 rounding, which differs between any two float64 implementations (and between BLAS kernels of one
+    numpy on different CPUs), then decides the mistake test y f ≤ 0 either way."""
+    from learners import numeric as nm
+
+    with nm.high_precision(50):
+        tr = learners.make(name, kernel=kernel, compiled=False, **params).run(X[: r + 1], y[: r + 1])
+    return abs(float(tr.score[r])) < 1e-30
+
+
+def prefix(tr, r: int):
+    """The Trace of rounds 1..r (the final hypothesis is dropped: the runs go on)."""
+    import dataclasses
+
+    cut = {k: getattr(tr, k)[:r] for k in ("score", "y", "yhat", "kind", "size", "norm")}
+    return dataclasses.replace(tr, extras={k: v[:r] for k, v in tr.extras.items()}, final=None, **cut)
+
+
+def both(name: str, kernel: str, params: dict, X, y):
+    """(compiled trace, generic trace), or (exception type, exception type) when the learner rejects the run."""
+    out = []
+    for flag in (True, False):
+        lrn = learners.make(name, kernel=kernel, compiled=flag, **params)
+        try:
+            out.append(lrn.run(X, y))
+        except ValueError as exc:
+            out.append(type(exc))
+    return out
+
+
+@st.composite
+def lattice_sequences(draw, max_T: int = 40):
+    """Points on a lattice of step ``h`` in d ≤ 3 dimensions, drawn from a small pool (so points repeat, with either
+    label), T ≤ max_T."""
+    d = draw(st.integers(1, 3))
+    h = draw(st.sampled_from([0.5, 1.0, 1.5]))
+    pool = draw(st.lists(st.tuples(*[st.integers(-2, 2)] * d), min_size=1, max_size=6))
+    T = draw(st.integers(1, max_T))
+    idx = draw(st.lists(st.integers(0, len(pool) - 1), min_size=T, max_size=T))
+    y = np.array(draw(st.lists(st.sampled_from([-1, 1]), min_size=T, max_size=T)))
+    X = h * np.array([pool[i] for i in idx], dtype=float)
+    return X, y
+
+
+def learner_params(name: str):
+    """A hypothesis strategy of parameters for learner ``name`` (small budgets, so removals happen)."""
+    B = st.integers(1, 6)
+    return {
+        "perceptron": st.just({}),
+        "remove-oldest": st.fixed_dictionaries({"B": B}),
+        "forgetron-basic": st.fixed_dictionaries({"B": B}),
+        "forgetron-self-tuned": st.fixed_dictionaries({"B": B}),
+        "forgetron-greedy": st.fixed_dictionaries({"B": B}),
+        "cks": st.fixed_dictionaries({"B": B}),
+        "rbp": st.fixed_dictionaries({"B": B, "seed": st.integers(0, 5)}),
+        "shrinking-perceptron": st.fixed_dictionaries({"phi": st.sampled_from([1.0, 0.9, 0.5, 0.123])}),
+    }[name]
+
+
+@pytest.mark.parametrize("name", compiled.available())
+@settings(max_examples=60)
+@given(data=st.data())
+def test_compiled_equals_generic(name, data):
+    X, y = data.draw(lattice_sequences())
+    kernel = data.draw(st.sampled_from(KERNELS))
+    params = data.draw(learner_params(name))
+    tc, tg = both(name, kernel, params, X, y)
+    if isinstance(tg, type):
+        assert tc is tg, f"generic raised {tg.__name__}, compiled gave {tc!r}"
+        return
+    r = first_divergence(tc, tg)
+    if r is not None:
+        # allowed only at a mathematical tie that rounding decides; everything before it must agree
+        assert is_exact_tie(name, kernel, params, X, y, r), f"paths diverge on round {r + 1} without a tie"
+        event("diverged at an exact tie decided by rounding")
+        tc, tg = prefix(tc, r), prefix(tg, r)
+    assert_same(tc, tg)
+
+
+@st.composite
+def integer_sequences(draw, max_T: int = 40):
+    """Integer points (linear kernel: every kernel value, score and coefficient below is an exact integer or dyadic
+    rational, so every tie is exact in float64 whatever the summation order)."""
+    d = draw(st.integers(1, 3))
+    pool = draw(st.lists(st.tuples(*[st.integers(-2, 2)] * d), min_size=1, max_size=5))
+    T = draw(st.integers(1, max_T))
+    idx = draw(st.lists(st.integers(0, len(pool) - 1), min_size=T, max_size=T))
+    y = np.array(draw(st.lists(st.sampled_from([-1, 1]), min_size=T, max_size=T)))
+    return np.array([pool[i] for i in idx], dtype=float), y
+
+
+EXACT = {"perceptron": st.just({}), "remove-oldest": st.fixed_dictionaries({"B": st.integers(1, 6)}),
+         "rbp": st.fixed_dictionaries({"B": st.integers(1, 6), "seed": st.integers(0, 5)}),
+         "cks": st.fixed_dictionaries({"B": st.integers(1, 6)}),
+         "shrinking-perceptron": st.fixed_dictionaries({"phi": st.sampled_from([1.0, 0.5, 0.25])})}
+
+
+@pytest.mark.parametrize("name", sorted(set(EXACT) & set(compiled.available())))
+@settings(max_examples=60)
+@given(data=st.data())
+def test_exact_ties_decided_alike(name, data):
+    """With exact arithmetic (integer linear kernel, coefficients ±1 or dyadic shrinks) ties such as y f = 0 are
+    exact on both paths, so every decision must be identical, with no exception."""
+    X, y = data.draw(integer_sequences())
+    tc, tg = both(name, "linear", data.draw(EXACT[name]), X, y)
+    assert first_divergence(tc, tg) is None
+    assert_same(tc, tg)
+    event(f"exact zero scores: {int(np.count_nonzero(tg.score == 0))}")
+
+
+@pytest.mark.parametrize("name", compiled.available())
+def test_compiled_equals_generic_long_run(name):
+    """A 600-round noisy Gaussian stream (budgets fill and removals repeat hundreds of times)."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(600, 2))
+    y = np.where(X[:, 0] * X[:, 1] + 0.3 * rng.normal(size=600) > 0, 1, -1)
+    params = {"B": 20} if "B" in learners.accepted_params(name) else {}
+    if name == "shrinking-perceptron":
+        params = {"phi": 0.99}
+    tc, tg = both(name, "gaussian:sigma=1", params, X, y)
+    assert tg.M > 50
+    assert_same(tc, tg)
+
+
+@pytest.mark.parametrize("name", compiled.available())
+def test_exact_zero_scores(name):
+    """x, x with opposite labels: the score of the third round is exactly 0 on both paths (a tie)."""
+    X = np.array([[0.0, 1.0], [0.0, 1.0], [0.0, 1.0], [1.0, 1.0]])
+    y = np.array([1, -1, 1, -1])
+    params = {"B": 2} if "B" in learners.accepted_params(name) else {}
+    tc, tg = both(name, "gaussian:sigma=1", params, X, y)
+    assert_same(tc, tg)
+    assert tc.score[0] == 0.0
+
+
+def test_the_compiled_path_is_taken(monkeypatch):
+    """The dispatch really runs the compiled code by default (and the switches turn it off)."""
+    X, y = np.array([[0.0], [1.0], [2.0]]), np.array([1, -1, 1])
+    calls = []
+    real = compiled.run
+    monkeypatch.setattr(compiled, "run", lambda *a: calls.append(1) or real(*a))
+    learners.make("forgetron-self-tuned", B=2).run(X, y)
+    assert calls == [1]
+    learners.make("forgetron-self-tuned", B=2, compiled=False).run(X, y)
+    monkeypatch.setenv("BOUNDLAB_COMPILED", "0")
+    learners.make("forgetron-self-tuned", B=2).run(X, y)
+    assert calls == [1]
+
+
+def test_high_precision_takes_the_generic_path(monkeypatch):
+    from learners import numeric as nm
+
+    monkeypatch.setattr(compiled, "run", lambda *a: pytest.fail("compiled path inside high_precision"))
+    X, y = np.array([[0.0], [1.0], [2.0]]), np.array([1, -1, 1])
+    with nm.high_precision(30):
+        tr = learners.make("perceptron").run(X, y)
+    assert tr.score.dtype == object
+
+
+def test_run_many_equals_single_runs():
+    rng = np.random.default_rng(0)
+    seqs = [(rng.normal(size=(50, 2)), rng.choice([-1, 1], size=50)) for _ in range(5)]
+    lrn = learners.make("rbp", B=5, seed=2)
+    many = lrn.run_many(seqs)
+    for (X, y), tr in zip(seqs, many):
+        assert_same(tr, learners.make("rbp", B=5, seed=2, compiled=False).run(X, y))
