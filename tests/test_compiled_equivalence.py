@@ -115,12 +115,15 @@ def prefix(tr, r: int):
 
 
 def both(name: str, kernel: str, params: dict, X, y):
-    """(compiled trace, generic trace), or (exception type, exception type) when the learner rejects the run."""
+    """(compiled trace, generic trace), or (exception type, exception type) when the learner rejects the run. Each
+    trace carries the learner's ``removal_log`` (BOGD) as ``learner_log``."""
     out = []
     for flag in (True, False):
         lrn = learners.make(name, kernel=kernel, compiled=flag, **params)
         try:
-            out.append(lrn.run(X, y))
+            tr = lrn.run(X, y)
+            object.__setattr__(tr, "learner_log", getattr(lrn, "removal_log", None))
+            out.append(tr)
         except ValueError as exc:
             out.append(type(exc))
     return out
@@ -140,6 +143,11 @@ def lattice_sequences(draw, max_T: int = 40):
     return X, y
 
 
+bogd_params = st.fixed_dictionaries({"B": st.integers(2, 6), "lam": st.sampled_from([0.01, 0.5]),
+                                      "eta": st.sampled_from([0.1, 1.0]), "gamma": st.sampled_from([1.0, 0.3, 10.0]),
+                                      "seed": st.integers(0, 3)})
+
+
 def learner_params(name: str):
     """A hypothesis strategy of parameters for learner ``name`` (small budgets, so removals happen)."""
     B = st.integers(1, 6)
@@ -152,6 +160,8 @@ def learner_params(name: str):
         "cks": st.fixed_dictionaries({"B": B}),
         "rbp": st.fixed_dictionaries({"B": B, "seed": st.integers(0, 5)}),
         "shrinking-perceptron": st.fixed_dictionaries({"phi": st.sampled_from([1.0, 0.9, 0.5, 0.123])}),
+        "ogd": st.fixed_dictionaries({"lam": st.sampled_from([0.0, 0.01, 0.5]), "eta": st.sampled_from([0.1, 1.0])}),
+        "bogd": bogd_params, "bogd++": bogd_params,
     }[name]
 
 
@@ -213,11 +223,20 @@ def test_compiled_equals_generic_long_run(name):
     X = rng.normal(size=(600, 2))
     y = np.where(X[:, 0] * X[:, 1] + 0.3 * rng.normal(size=600) > 0, 1, -1)
     params = {"B": 20} if "B" in learners.accepted_params(name) else {}
+    if name in ("bogd", "bogd++"):
+        params["gamma"] = 0.5  # capping on: eq. 10's min is exercised
     if name == "shrinking-perceptron":
         params = {"phi": 0.99}
     tc, tg = both(name, "gaussian:sigma=1", params, X, y)
     assert tg.M > 50
     assert_same(tc, tg)
+    if name in ("bogd", "bogd++"):  # the removal log the BOGD-UNB / BOGD-H calculators read
+        lc, lg = tc.learner_log, tg.learner_log
+        assert len(lc) == len(lg) > 100
+        for a, b in zip(lc, lg):
+            assert a["t"] == b["t"] and a["i"] == b["i"] and a["lam_eta"] == b["lam_eta"]
+            for k in ("p", "alpha", "alpha_new", "kdiag"):
+                assert close(a[k], b[k]), k
 
 
 @pytest.mark.parametrize("name", compiled.available())

@@ -33,6 +33,9 @@ RUNNERS = {
     "forgetron-greedy": "perceptron",
     "rbp": "perceptron",
     "cks": "perceptron",
+    "ogd": "ogd",
+    "bogd": "ogd",
+    "bogd++": "ogd",
 }
 
 

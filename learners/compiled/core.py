@@ -116,7 +116,12 @@ def kxx(kc, kp, x):
     return 1.0
 
 
-@njit(**JIT)
+# Reductions may be reassociated (vectorised): sums then differ from numpy's (BLAS) order by rounding only, which
+# the generic path's own result depends on as well (its BLAS kernel is chosen per CPU).
+REDUCE = dict(JIT, fastmath={"reassoc", "contract"})
+
+
+@njit(**REDUCE)
 def dot(a, b, n):
     s = 0.0
     for i in range(n):
@@ -137,19 +142,17 @@ def evaluate(E, kc, kp, x, row):
 
 @njit(**JIT)
 def refresh(E):
-    """‖f‖² = αᵀGα (and the tracked support values Gα) recomputed from scratch."""
+    """‖f‖² = αᵀGα (and the tracked support values Gα) recomputed from scratch (G is symmetric: rows of G)."""
     n = E.ns[0]
     a, G = E.alpha, E.G
     s = 0.0
+    track = E.ns[2]
     for j in range(n):
-        v = 0.0
-        for i in range(n):
-            v += a[i] * G[i, j]
+        v = dot(G[j], a, n)
+        if track:
+            E.fv[j] = v
         s += v * a[j]
     E.fs[0] = max(s, 0.0)
-    if E.ns[2]:
-        for i in range(n):
-            E.fv[i] = dot(G[i], a, n)
     E.ns[1] = 0
 
 
