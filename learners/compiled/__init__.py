@@ -36,6 +36,7 @@ RUNNERS = {
     "ogd": "ogd",
     "bogd": "ogd",
     "bogd++": "ogd",
+    "ahpatron": "ahpatron",
 }
 
 

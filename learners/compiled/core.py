@@ -346,3 +346,30 @@ def finish_round(E, i, fx, kind, scores, kinds, sizes, norms):
     kinds[i] = kind
     sizes[i] = E.ns[0]
     norms[i] = norm(E)
+
+
+# ------------------------------------------------------------------ linear algebra
+@njit(**JIT)
+def cholesky_solve(A, b):
+    """x with A x = b for a symmetric positive definite A (Cholesky A = L Lᵀ, then two triangular solves; the
+    compiled counterpart of scipy's cho_factor/cho_solve used by KernelExpansion.projection_coefficients).
+    Raises on a matrix that is not positive definite, as LAPACK's factorisation does."""
+    m = A.shape[0]
+    L = np.zeros((m, m))
+    for j in range(m):
+        s = A[j, j] - dot(L[j], L[j], j)
+        if not s > 0:
+            raise np.linalg.LinAlgError("matrix is not positive definite")
+        L[j, j] = math.sqrt(s)
+        for i in range(j + 1, m):
+            L[i, j] = (A[i, j] - dot(L[i], L[j], j)) / L[j, j]
+    z = np.empty(m)
+    for i in range(m):
+        z[i] = (b[i] - dot(L[i], z, i)) / L[i, i]
+    x = np.empty(m)
+    for i in range(m - 1, -1, -1):
+        s = z[i]
+        for k in range(i + 1, m):
+            s -= L[k, i] * x[k]
+        x[i] = s / L[i, i]
+    return x
