@@ -349,12 +349,15 @@ class KernelExpansion:
 
     @classmethod
     def from_state(cls, kernel: Kernel, X: np.ndarray, alpha: np.ndarray, born: np.ndarray, label: np.ndarray,
-                   kdiag: np.ndarray, gram: np.ndarray, norm_sq: float, ops: int) -> "KernelExpansion":
+                   kdiag: np.ndarray, gram: np.ndarray, norm_sq: float, ops: int,
+                   dim_known: bool = True) -> "KernelExpansion":
         """An expansion holding the given state slot by slot (the compiled path's final hypothesis; no kernel
-        evaluation, the Gram matrix and the incremental ‖f‖² are taken as given)."""
+        evaluation, the Gram matrix and the incremental ‖f‖² are taken as given). ``dim_known=False``: no point was
+        ever added (X then has shape (0, 0), as for a fresh expansion)."""
         n = len(alpha)
-        f = cls(kernel, X.shape[1], max(n, 1))
-        f._grow(X.shape[1])
+        f = cls(kernel, X.shape[1] if dim_known else None, max(n, 1))
+        if dim_known:
+            f._grow(X.shape[1])
         if n:
             f._X[:n], f._alpha[:n], f._born[:n], f._label[:n] = X, alpha, born, label
             f._kdiag[:n], f._G[:n, :n] = kdiag, gram

@@ -41,17 +41,18 @@ def register(name: str):
 
 def import_submodules(package: str, skip: tuple[str, ...] = ()) -> None:
     """Import every module of ``package`` (recursively), so that their registration decorators run; the learner,
-    claim and sequence registries all load this way, and a new module needs no edit of a shared file."""
+    claim and sequence registries all load this way, and a new module needs no edit of a shared file. ``skip``:
+    module names left out, each with its submodules."""
     pkg = importlib.import_module(package)
     for mod in pkgutil.walk_packages(pkg.__path__, f"{package}."):
-        if mod.name not in skip:
+        if not any(mod.name == s or mod.name.startswith(s + ".") for s in skip):
             importlib.import_module(mod.name)
 
 
 def _load_all() -> None:
     global _LOADED
     if not _LOADED:
-        import_submodules("learners")
+        import_submodules("learners", skip=("learners.compiled",))  # compiled code loads numba on first use only
         _LOADED = True
 
 

@@ -37,6 +37,8 @@ RUNNERS = {
     "bogd": "ogd",
     "bogd++": "ogd",
     "ahpatron": "ahpatron",
+    "pomd": "pomd",
+    "pomdr": "pomd",
 }
 
 
@@ -63,11 +65,11 @@ def _configure_cache() -> None:
     if _CONFIGURED:
         return
     _CONFIGURED = True
-    import numba
-
     if os.environ.get("NUMBA_CACHE_DIR"):
         return
-    h = hashlib.sha1(numba.__version__.encode())
+    from importlib.metadata import version
+
+    h = hashlib.sha1(version("numba").encode())
     for src in sorted(Path(__file__).parent.glob("*.py")):
         h.update(src.name.encode() + src.read_bytes())
     root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "boundlab" / f"numba-{h.hexdigest()[:16]}"
@@ -75,6 +77,10 @@ def _configure_cache() -> None:
         root.mkdir(parents=True, exist_ok=True)
     except OSError:
         return  # numba's default locations (next to the sources, or its user-wide fallback)
+    # through the environment, before numba loads: numba re-reads its configuration from it (reload_config)
+    os.environ["NUMBA_CACHE_DIR"] = str(root)
+    import numba
+
     numba.config.CACHE_DIR = str(root)
 
 
@@ -89,5 +95,5 @@ def run(learner: Any, X, y):
 
     if kernel_args(learner.kernel) is None:
         return None
-    mod = importlib.import_module(f"{__name__}.{modname}")
+    mod = importlib.import_module(f"{__name__}.{modname}")  # after _configure_cache: decorators pick the cache
     return mod.run(learner, X, y)

@@ -8,6 +8,7 @@ is a vectorised loop over i); the scalars live in two small arrays so that helpe
 
 ``fs[0]``  ‖f‖² maintained incrementally          ``ns[0]``  n, the number of support points
 ``ns[1]``  operations since the last refresh        ``ns[2]``  1 once support values f(x_i) are tracked (``fv``)
+``ns[3]``  points ever added
 
 Kernels are passed as ``(kc, kp)``: ``kc`` 0 linear, 1 Gaussian (``kp[0]`` = −1/(2σ²)), 2 normalised polynomial
 (``kp[0]`` = degree, ``kp[1]`` = c). Trace extras are logged into one float matrix ``ext[column, round]`` (ints
@@ -22,6 +23,8 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from ..gram_factor import SingularGramError
+
 Exp = namedtuple("Exp", ["XT", "alpha", "born", "label", "kdiag", "G", "fv", "fs", "ns"])
 
 LINEAR, GAUSSIAN, POLY = 0, 1, 2
@@ -32,7 +35,7 @@ def new_expansion(cap: int, d: int) -> Exp:
     """An empty expansion with room for ``cap`` points of dimension d (grown by doubling when needed)."""
     cap = max(int(cap), 1)
     return Exp(np.empty((d, cap)), np.empty(cap), np.empty(cap, np.int64), np.empty(cap), np.empty(cap),
-               np.empty((cap, cap)), np.empty(cap), np.zeros(1), np.zeros(3, np.int64))
+               np.empty((cap, cap)), np.empty(cap), np.zeros(1), np.zeros(4, np.int64))
 
 
 # ------------------------------------------------------------------ kernels
@@ -199,6 +202,7 @@ def add(E, x, coef, row, kx, born, label, fx):
         E.G[i, n] = row[i]
     E.G[n, n] = kx
     E.ns[0] = n + 1
+    E.ns[3] += 1
     E.fs[0] += 2 * coef * fx + coef * coef * kx
     if E.ns[2]:
         for i in range(n):
@@ -373,3 +377,35 @@ def cholesky_solve(A, b):
             s -= L[k, i] * x[k]
         x[i] = s / L[i, i]
     return x
+
+
+@njit(**JIT)
+def forward(L, k, n, out):
+    """out[:n] = L⁻¹ k (forward substitution with the lower-triangular factor L[:n, :n])."""
+    for i in range(n):
+        out[i] = (k[i] - dot(L[i], out, i)) / L[i, i]
+
+
+@njit(**JIT)
+def backward(L, z, n, out):
+    """out[:n] = L⁻ᵀ z."""
+    for i in range(n - 1, -1, -1):
+        s = z[i]
+        for k in range(i + 1, n):
+            s -= L[k, i] * out[k]
+        out[i] = s / L[i, i]
+
+
+@njit(**JIT)
+def factor_from_gram(E, L):
+    """L[:n, :n] ← the Cholesky factor of the support Gram matrix (GramFactor.from_gram); raises when the Gram
+    matrix is not positive definite."""
+    n = E.ns[0]
+    G = E.G
+    for j in range(n):
+        s = G[j, j] - dot(L[j], L[j], j)
+        if not s > 0:
+            raise SingularGramError("support Gram matrix is not positive definite")
+        L[j, j] = math.sqrt(s)
+        for i in range(j + 1, n):
+            L[i, j] = (G[i, j] - dot(L[i], L[j], j)) / L[j, j]
