@@ -367,6 +367,17 @@ def test_high_precision_takes_the_generic_path(monkeypatch):
     assert tr.score.dtype == object
 
 
+def test_callable_schedule_takes_the_generic_path():
+    """A callable φ schedule cannot be tabulated (it may have effects): the generic path runs it, and a list with the
+    same values gives the same run on the compiled path."""
+    X, y = np.array([[1.0], [1.0], [1.0]]), np.array([1, -1, -1])
+    phis = [0.5] + [1.0] * 5
+    by_list = learners.make("shrinking-perceptron", kernel="linear", phi=phis).run(X, y)
+    by_callable = learners.make("shrinking-perceptron", kernel="linear", phi=lambda t: phis[t - 1]).run(X, y)
+    np.testing.assert_array_equal(by_list.score, [0.0, 0.5, -0.5])  # f_3 = 0.5κ − κ: φ_2 = 1 does not shrink
+    np.testing.assert_array_equal(by_callable.score, by_list.score)
+
+
 def test_run_many_equals_single_runs():
     rng = np.random.default_rng(0)
     seqs = [(rng.normal(size=(50, 2)), rng.choice([-1, 1], size=50)) for _ in range(5)]

@@ -189,10 +189,15 @@ def _run_family(kc, kp, X, y, variant, B, U, phi_cap, sched, draws, E, ext, firs
 def _schedule(learner, T: int) -> "np.ndarray | None":
     """φ_1..φ_T of the Shrinking Perceptron, or None when the schedule cannot be tabulated (a callable, which may
     have effects, or a sequence shorter than T: the generic path then raises at the right round)."""
-    phi = learner.params.get("phi")
+    phi = learner.params.get("phi")  # the schedule as given; a callable is recorded by its name (a str)
     if isinstance(phi, (list, tuple, np.ndarray)):
         return np.asarray(phi, dtype=float)[:T] if len(phi) >= T else None
-    if isinstance(phi, (int, float, np.integer, np.floating, str)):
+    if isinstance(phi, str):
+        try:
+            float(phi)
+        except ValueError:
+            return None  # a callable schedule
+    if isinstance(phi, (int, float, np.integer, np.floating, str)) and not isinstance(phi, bool):
         return np.full(T, float(learner._phi_at(1)))
     return None
 
