@@ -12,8 +12,15 @@ agree to rounding (tests/test_compiled_equivalence.py asserts 1e-12 relative). n
 first compiled run, so ``import learners`` stays light; each learner family compiles on its first use and is cached
 on disk across processes.
 
-Modules: :mod:`.core` (kernel rows, the expansion, trace logging: the shared mechanics), one module per family with
-the algorithm's own rule (:mod:`.perceptron`, ...), and :mod:`.glue` (Python side: arguments in, Trace out).
+Modules: :mod:`.core` (kernel rows, the expansion, trace logging, Cholesky: the shared mechanics), one module per
+family with the algorithm's own rule (:mod:`.perceptron`, :mod:`.ogd`, :mod:`.ahpatron`, :mod:`.pomd`), and
+:mod:`.glue` (Python side: arguments in, Trace out).
+
+Known limits: after a compiled run the learner holds its final hypothesis ``f`` (and BOGD's ``removal_log``), but
+its other counters (M, Q, t̄, the generator state, ...) are those of ``reset``; ``progress`` is not shown; a callable
+φ schedule (Shrinking Perceptron) and an attached ``observer`` take the generic path. Float results differ from the
+generic path by rounding only; on long runs of learners with feedback (the self-tuned and greedy Forgetron) that
+difference grows exponentially, exactly as it does between the generic path on x and on x moved by one ulp.
 """
 from __future__ import annotations
 
