@@ -16,7 +16,13 @@ its docstring and checked by tests/test_adversaries.py:
 * ``with_duplicates(seqs, ...)``      repeats earlier points later in the sequence, exactly or within ``eps``
                                       (near-duplicates), with the same or the opposite label;
 * ``sequences(kernel=..., ...)``      the general strategy combining all of the above;
-* ``kernel_and_sequence(...)``        a (kernel spec, X, y) triple, the kernel drawn too (used by the hunt).
+* ``kernel_and_sequence(...)``        a (kernel spec, X, y) triple, the kernel drawn too (used by the hunt);
+* ``degenerate(kernel, kind)``        the degenerate inputs of issue 8, each ``kind`` of ``DEGENERATE_KINDS``:
+                                      exact duplicates, duplicates with opposite labels, collinear and coplanar
+                                      points, ties (score 0 for every linear-kernel hypothesis), points exactly on
+                                      the margin, one-class sequences, near-singular Gram matrices, and scales from
+                                      1e-300 to 1e150 (``scaled``: κ(x, x) ≤ 1 is then *not* promised);
+* ``degenerate_with_kind(...)``       (kind, X, y), the kind drawn too (default strategies mix it in).
 
 Short sequences (T ≤ ``EXPLICIT_MAX`` examples) draw every coordinate through hypothesis, so failures shrink to
 small, readable examples. Longer ones draw the shape and a seed through hypothesis and the coordinates with numpy
@@ -245,7 +251,11 @@ def kernel_and_sequence(draw, kernel: "str | None" = None, min_T: int = 1, max_T
     ``unit_kernel`` is accepted for symmetry with claims; every sequence drawn here satisfies κ(x, x) ≤ 1.
     """
     spec = kernel if kernel is not None else draw(kernel_specs())
-    variant = draw(st.sampled_from(["plain", "separable", "noisy", "duplicates", "near"]))
+    variant = draw(st.sampled_from(["plain", "separable", "noisy", "duplicates", "near", "degenerate"]))
+    if variant == "degenerate":
+        kind = draw(st.sampled_from([k for k in DEGENERATE_KINDS if k != "scaled"]))
+        X, y = draw(degenerate(spec, kind, min_T=min_T, max_T=min(max_T, EXPLICIT_MAX), max_d=max_d))
+        return spec, X, y
     kw: dict = {}
     if variant in ("separable", "noisy"):
         kw["margin"] = draw(st.sampled_from([0.5, 0.2, 0.05, 0.01]))
@@ -259,6 +269,78 @@ def kernel_and_sequence(draw, kernel: "str | None" = None, min_T: int = 1, max_T
     return spec, X, y
 
 
-__all__ = ["EXPLICIT_MAX", "KERNEL_SPECS", "into_unit_ball", "kernel_and_sequence", "kernel_specs", "labels",
+# ------------------------------------------------------------------------------------------- degenerate inputs
+DEGENERATE_KINDS = ("duplicates", "contradictory", "collinear", "coplanar", "tie", "on-margin", "one-class",
+                    "near-singular", "scaled")
+"""Kinds of :func:`degenerate`; all but ``scaled`` keep κ(x, x) ≤ 1 for their kernel."""
+
+SCALES = (1e-300, 1e-150, 1e-8, 1.0, 1e8, 1e150)
+
+
+@st.composite
+def degenerate(draw, kernel: "str | None" = "linear", kind: "str | None" = None, min_T: int = 1, max_T: int = 12,
+               min_d: int = 1, max_d: int = 4) -> tuple[np.ndarray, np.ndarray]:
+    """A degenerate sequence of the given ``kind`` (drawn from DEGENERATE_KINDS when None); promises:
+
+    * ``duplicates``: every x_t is one of at most two distinct points, labels consistent per point;
+    * ``contradictory``: some point occurs twice with opposite labels (T ≥ 2), so no classifier separates it;
+    * ``collinear``: every x_t = a + s_t v on one line (d ≥ 2 when available); ``coplanar``: on one affine plane
+      (d ≥ 3 when available);
+    * ``tie``: x_t = 0 on some rounds (every linear-kernel hypothesis scores exactly 0 there, y·f = 0);
+    * ``on-margin``: separable through the origin by a unit w with y_t⟨w, x_t⟩ ≥ m, equality on some rounds;
+    * ``one-class``: every label equal;
+    * ``near-singular``: distinct points within 1e-9 … 1e-6 of each other (Gram matrix near singular);
+    * ``scaled``: any of the above kinds multiplied by a scale in SCALES (κ(x, x) ≤ 1 not promised).
+
+    Other kinds keep the points of :func:`points` for ``kernel`` (κ(x, x) ≤ 1).
+    """
+    _check_sizes(min_T, max_T, min_d, max_d)
+    kind = kind or draw(st.sampled_from(DEGENERATE_KINDS))
+    if kind not in DEGENERATE_KINDS:
+        raise ValueError(f"degenerate: kind must be one of {DEGENERATE_KINDS}, got {kind!r}")
+    if kind == "scaled":
+        X, y = draw(degenerate(kernel, draw(st.sampled_from(DEGENERATE_KINDS[:-1])), min_T, max_T, min_d, max_d))
+        return X * draw(st.sampled_from(SCALES)), y
+    T = draw(st.integers(max(min_T, 2 if kind == "contradictory" else 1), max(max_T, 2)))
+    d = draw(st.integers(min_d, max_d))
+    y = draw(labels(T))
+    if kind == "on-margin":
+        m = draw(st.sampled_from([0.5, 0.1, 1e-3]))
+        X, y, w = draw(separable_with_direction(T, d, m))
+        on = draw(hnp.arrays(bool, T, elements=st.booleans()))
+        on[0] = True
+        X[on] = (m * y[on].astype(float))[:, None] * w[None, :]
+        return X, y
+    base = draw(points(kernel, 2, d))
+    if kind in ("duplicates", "contradictory"):
+        idx = draw(hnp.arrays(np.int64, T, elements=st.integers(0, 1)))
+        if np.array_equal(base[0], base[1]):
+            idx[:] = 0  # one distinct point: one label
+        X = base[idx]
+        y = np.where(idx == 0, 1, -1).astype(np.int8) * draw(st.sampled_from([1, -1]))
+        if kind == "contradictory":
+            X[1], y[1] = X[0], -y[0]
+        return X, y.astype(np.int8)
+    if kind in ("collinear", "coplanar"):
+        dirs = 1 if kind == "collinear" else 2
+        V = draw(points("linear", dirs, d))
+        s = draw(points("linear", T, dirs))
+        X = base[0] * 0.5 + s @ V * 0.5
+        return (into_unit_ball(X) if _is_linear(kernel) else X), y
+    if kind == "tie":
+        X = draw(points(kernel, T, d))
+        zero = draw(hnp.arrays(bool, T, elements=st.booleans()))
+        zero[draw(st.integers(0, T - 1))] = True
+        X[zero] = 0.0
+        return X, y
+    if kind == "one-class":
+        return draw(points(kernel, T, d)), np.full(T, draw(st.sampled_from([1, -1])), np.int8)
+    eps = draw(st.sampled_from([1e-9, 1e-7, 1e-6]))  # near-singular
+    X = base[0] + draw(hnp.arrays(np.float64, (T, d), elements=_UNIT)) * eps
+    return (into_unit_ball(X) if _is_linear(kernel) else X), y
+
+
+__all__ = ["DEGENERATE_KINDS", "EXPLICIT_MAX", "KERNEL_SPECS", "SCALES", "degenerate", "into_unit_ball",
+           "kernel_and_sequence", "kernel_specs", "labels",
            "long_sequences", "points", "separable", "separable_with_direction", "sequences", "short_sequences",
            "unit_vectors", "with_duplicates", "with_label_noise"]

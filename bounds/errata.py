@@ -2,15 +2,23 @@
 
 A **witness** is a JSON file that replays one check: the claim id, the learner, kernel and parameters, the
 sequence, and (for "for every comparator" claims) the explicit comparator f = Σ α_i κ(x_i, ·) at which the right
-side is beaten. ``replay`` re-runs it in float64 and then in mpmath (learners.numeric.high_precision); a violation
-is *confirmed* only when both runs violate the printed statement.
+side is beaten. ``replay`` re-runs it in float64 and then certifies it (bounds.certify: the learner re-run and lhs,
+rhs re-evaluated in ball arithmetic); a violation is *confirmed* only when the certificate proves it.
 
 An **erratum** is a witness file in ``bounds/witnesses/`` whose JSON carries an ``"erratum"`` object:
-``{"printed": the statement as printed, "cause": one paragraph, "corrected": the corrected statement or null}`` and,
-for a typo whose printed form cannot be made to fail (it is ill-posed or vacuous), ``"violates": false``: its witness
-then illustrates the statement rather than violating it, and its test checks the corrected statement.
-The registry is simply every such file, so a new finding needs no edit of shared code. Its test (tests/) asserts the
-witness still violates the printed statement and, where a correction is known, that the corrected one holds.
+``{"finding": id, "kind": one of KINDS, "printed": the statement as printed, "cause": one paragraph,
+"corrected": the corrected statement or null}`` and, for a typo whose printed form cannot be made to fail (it is
+ill-posed or vacuous), ``"violates": false``: its witness then illustrates the statement rather than violating it,
+and its test checks the corrected statement.
+
+A **finding** is one defect of one printed statement, filed under the claim whose statement fails (the witness's
+``claim``, or ``"filed_under"`` when one defect makes several statements fail: e.g. a faulty proof step of a
+theorem that two later theorems reuse; each witness then replays the statement it breaks). Several witness files
+may support one finding (they carry the same ``finding`` id; the first file in name order gives its text);
+``boundlab list`` and the report count findings, not files. The registry is simply every
+such file grouped by ``finding`` (a file without one is its own finding), so a new finding or witness needs no edit
+of shared code. Its test (tests/) asserts the witness still violates the printed statement and, where a correction
+is known, that the corrected one holds.
 """
 from __future__ import annotations
 
@@ -23,7 +31,6 @@ import numpy as np
 
 from learners.expansion import KernelExpansion
 from learners.kernels import parse_kernel
-from learners.numeric import high_precision
 
 WITNESS_DIR = Path(__file__).with_name("witnesses")
 FORMAT = "boundlab-witness/1"
@@ -85,17 +92,18 @@ class Witness:
         X = np.asarray(c["X"], float).reshape(len(alpha), -1 if len(alpha) else np.shape(self.X)[1])
         return KernelExpansion.from_points(parse_kernel(self.kernel), X, alpha)
 
-    def check(self):
-        """Run the check this witness describes (in the current numeric backend).
+    def sequence(self, claim) -> tuple:
+        """(X, y) as arrays, or (None, None) for a symbolic claim (``needs_sequence = False``)."""
+        return (np.asarray(self.X, float), np.asarray(self.y)) if claim.needs_sequence else (None, None)
 
-        Symbolic claims (``needs_sequence = False``) are checked without a sequence; their witness's X and y are
-        empty lists."""
+    def check(self, certify: bool = False):
+        """Run the check this witness describes (in the current numeric backend; certified when asked)."""
         from .registry import get
 
         claim = get(self.claim)
-        X, y = (np.asarray(self.X, float), np.asarray(self.y)) if claim.needs_sequence else (None, None)
+        X, y = self.sequence(claim)
         return claim.check(X, y, kernel=self.kernel, learner=self.learner, params=self.params,
-                           comparator=self.comparator_object())
+                           comparator=self.comparator_object(), certify=certify)
 
 
 def comparator_to_json(comp: Any) -> dict | None:
@@ -123,66 +131,114 @@ def _default(o):
 
 @dataclass
 class Replay:
-    """Outcome of replaying a witness: float64 result, high-precision result, and whether the violation stands."""
+    """Outcome of replaying a witness: the float64 result and its certificate (bounds.certify)."""
 
     witness: Witness
     float_result: Any
-    mp_result: Any = None
-    confirmed: bool | None = None  # True: violated in float64 and mpmath; False: no violation; None: float64 only
+    certificate: Any = None  # bounds.certify.Certificate
     detail: list = field(default_factory=list)
+
+    @property
+    def confirmed(self) -> bool:
+        """True only for a violation certified in ball arithmetic (no input to the verdict from an uncertified
+        float computation)."""
+        return self.certificate is not None and self.certificate.holds is False
+
+    @property
+    def arithmetic(self) -> str:
+        return self.certificate.arithmetic if self.certificate is not None else "float64 only"
 
     @property
     def status(self) -> str:
         """One line for reports: how far the violation is confirmed."""
         if self.confirmed:
-            return "violation confirmed at high precision"
-        if self.confirmed is None:
-            return "violation in float64; " + "; ".join(self.detail)
+            return f"violation certified ({self.arithmetic})"
         if self.witness.erratum and self.witness.erratum.get("violates") is False:
             return "typo erratum: the printed form does not fail on the witness (see the cause)"
-        return "NOT confirmed: " + "; ".join(self.detail)
+        return "NOT certified: " + "; ".join(self.detail)
 
     def summary(self) -> dict:
-        f = self.float_result
-        out = {"claim": self.witness.claim, "learner": self.witness.learner, "float64": f.to_json(),
-               "confirmed": self.confirmed, "detail": self.detail}
-        if self.mp_result is not None:
-            out["high_precision"] = self.mp_result.to_json()
+        out = {"claim": self.witness.claim, "learner": self.witness.learner, "float64": self.float_result.to_json(),
+               "confirmed": self.confirmed, "arithmetic": self.arithmetic, "detail": self.detail}
+        if self.certificate is not None:
+            out["certificate"] = self.certificate.to_json()
         return out
 
 
-def replay(w: "Witness | str | Path", dps: int = 50) -> Replay:
-    """Replay a witness in float64, then in mpmath with ``dps`` digits; confirm a violation only if both agree."""
+def replay(w: "Witness | str | Path") -> Replay:
+    """Replay a witness: the check in float64, then its certification in ball arithmetic (bounds.certify). The
+    violation is confirmed only when the certificate proves it."""
+    from .certify import certify_result
+    from .registry import get
+
     if not isinstance(w, Witness):
         w = Witness.load(w)
     fres = w.check()
     rep = Replay(w, fres)
+    _compare_stored(w, fres, rep.detail)
     if fres.holds is not False:
-        rep.confirmed = False
-        rep.detail.append(f"float64 replay does not violate the claim (verdict: {fres.verdict})")
+        rep.detail.append(f"the float64 replay does not violate the claim (float verdict: {fres.float_verdict})")
         return rep
     if w.comparator is None and _is_comparator_claim(fres):
-        rep.detail.append("the witness has no explicit comparator; the high-precision replay needs one")
+        rep.detail.append("the witness has no explicit comparator; the certified replay needs one")
         return rep
-    try:
-        with high_precision(dps):
-            mres = w.check()
-    except NotImplementedError as exc:
-        rep.detail.append(f"not confirmed at high precision: {exc}; float64 gap {-fres.slack:.3g} "
-                          f"against tolerance {fres.tolerance:.3g}")
-        return rep
-    rep.mp_result = mres
-    rep.confirmed = mres.holds is False
-    rep.detail.append(f"mpmath ({dps} digits): lhs = {mres.lhs:.17g}, rhs = {mres.rhs:.17g}, verdict {mres.verdict}")
+    claim = get(w.claim)
+    X, y = w.sequence(claim)
+    rep.certificate = certify_result(claim, fres, X, y, w.kernel, w.comparator_object())
+    if not rep.confirmed:
+        rep.detail.append(rep.certificate.summary())
     return rep
+
+
+def _compare_stored(w: Witness, res, detail: list) -> None:
+    """Say so when the witness's stored lhs/rhs differ from the recomputed ones (beyond the result's tolerance)."""
+    for name, stored, now in (("lhs", w.lhs, res.lhs), ("rhs", w.rhs, res.rhs)):
+        if stored is None:
+            continue
+        tol = max(res.tolerance, 1e-9 * max(1.0, abs(float(now))))
+        if abs(float(stored) - float(now)) > tol:
+            detail.append(f"stored {name} = {float(stored):.12g} differs from the recomputed {float(now):.12g}")
 
 
 def _is_comparator_claim(res) -> bool:
     return res.comparator.get("kind") == "oracle"
 
 
+# ------------------------------------------------------------------------------------------- the registry
+KINDS = {
+    "substantive": "the statement fails as printed on admissible inputs, and the failure matters for its use",
+    "typo": "a misprint whose intended form is clear from the paper's own derivation",
+    "technicality": "fails only at a boundary or degenerate case, or a hypothesis is missing that the later "
+                    "results do not need, or a printed rule cannot be executed as written",
+    "not established": "rests on a choice the paper leaves unstated, and the readings of that choice disagree",
+}
+
+
+@dataclass
+class Finding:
+    """One erratum: one defect of one printed statement (``claim``), with every witness file supporting it."""
+
+    id: str
+    claim: str  # the claim it is filed under
+    kind: str
+    witnesses: list  # [Witness], the first gives the text
+
+    @property
+    def claims(self) -> list[str]:
+        """Every claim a witness of this finding shows failing (the filed claim first)."""
+        return [self.claim] + sorted({w.claim for w in self.witnesses} - {self.claim})
+
+    @property
+    def erratum(self) -> dict:
+        return self.witnesses[0].erratum
+
+    @property
+    def files(self) -> list[Path]:
+        return [w.source_path for w in self.witnesses]
+
+
 def errata() -> list[Witness]:
-    """Every registered erratum (witness files in bounds/witnesses/ carrying an "erratum" object)."""
+    """Every registered erratum witness (files in bounds/witnesses/ carrying an "erratum" object), in name order."""
     out = []
     for p in sorted(WITNESS_DIR.glob("*.json")):
         w = Witness.load(p)
@@ -191,12 +247,42 @@ def errata() -> list[Witness]:
     return out
 
 
+def finding_id(w: Witness) -> str:
+    """The finding a witness supports: its erratum's ``finding``, else its file name."""
+    return str(w.erratum.get("finding") or w.source_path.stem)
+
+
+def findings() -> list[Finding]:
+    """The errata grouped into findings (in name order of their first file); a finding whose witnesses name
+    different claims or kinds is a ValueError naming the files."""
+    groups: dict[str, list[Witness]] = {}
+    for w in errata():
+        groups.setdefault(finding_id(w), []).append(w)
+    out = []
+    for fid, ws in groups.items():
+        claims = {w.erratum.get("filed_under") or w.claim for w in ws}
+        kinds = {w.erratum.get("kind", "unclassified") for w in ws}
+        if len(claims) > 1 or len(kinds) > 1:
+            raise ValueError(f"finding {fid!r}: its witnesses {[w.source_path.name for w in ws]} are filed under "
+                             f"{sorted(claims)} with kinds {sorted(kinds)}; one finding has one claim and one kind")
+        kind = kinds.pop()
+        if kind not in KINDS and kind != "unclassified":
+            raise ValueError(f"finding {fid!r}: kind {kind!r} is not one of {sorted(KINDS)}")
+        out.append(Finding(fid, claims.pop(), kind, ws))
+    return out
+
+
 def errata_files() -> dict[str, list[Path]]:
     """claim id → witness files of its errata."""
     out: dict[str, list[Path]] = {}
-    for p in sorted(WITNESS_DIR.glob("*.json")):
-        w = Witness.load(p)
-        if w.erratum:
-            out.setdefault(w.claim, []).append(p)
+    for w in errata():
+        out.setdefault(w.claim, []).append(w.source_path)
     return out
 
+
+def findings_by_claim() -> dict[str, list[Finding]]:
+    """claim id → the findings filed under it."""
+    out: dict[str, list[Finding]] = {}
+    for f in findings():
+        out.setdefault(f.claim, []).append(f)
+    return out

@@ -35,6 +35,7 @@ from typing import Any, Callable
 import mpmath
 import numpy as np
 
+from learners import numeric as nm
 from learners.expansion import KernelExpansion
 from learners.forgetron import Psi, ShrinkRemovePerceptron, forgetron_phi_cap, forgetron_radius
 
@@ -47,11 +48,11 @@ FIFTEEN_32 = 15 / 32
 
 # ============================================================================ pure Hilbert-space inequalities
 def _sq(f: KernelExpansion, g: KernelExpansion) -> float:
-    return float(f.dist_sq(g))
+    return f.dist_sq(g)
 
 
 def _value(g: KernelExpansion, x: np.ndarray) -> float:
-    return float(g(np.asarray(x, float))) if len(g) else 0.0
+    return g(nm.asarray(x)) if len(g) else nm.scalar(0)
 
 
 def _with(f: KernelExpansion, x: np.ndarray, coef: float) -> KernelExpansion:
@@ -179,6 +180,9 @@ class Checks:
     rows: list = field(default_factory=list)
 
     def add(self, name: str, t: int, lhs: float, rhs: float, *mags: float, comparator: str = "") -> None:
+        if nm.is_ball():  # certified: no tolerance; the slack is a ball
+            self.rows.append((rhs - lhs, name, t, lhs, rhs, 0.0, comparator))
+            return
         tol = tolerance(lhs, rhs, *mags)
         self.rows.append((float(rhs) + tol - float(lhs), name, t, float(lhs), float(rhs), tol, comparator))
 
@@ -192,7 +196,12 @@ class Checks:
         terms["instances checked"] = len(self.rows)
         if not self.rows:
             return ctx.result(0.0, 0.0, terms, tol=0.0, notes=[vacuous or "no instance of the inequality occurred"])
-        _, name, t, lhs, rhs, tol, comp = min(self.rows, key=lambda r: r[0])
+        if nm.is_ball():  # a row violated for certain if there is one, else the row closest to failing
+            broken = [r for r in self.rows if nm.upper(r[0]) < 0]
+            worst = min(broken or self.rows, key=lambda r: nm.upper(r[0]) if broken else nm.lower(r[0]))
+        else:
+            worst = min(self.rows, key=lambda r: r[0])
+        _, name, t, lhs, rhs, tol, comp = worst
         terms.update({"worst check": name, "worst round": t, **({"worst comparator": comp} if comp else {})})
         return ctx.result(lhs, rhs, terms, tol=tol)
 
@@ -260,7 +269,7 @@ def mistakes(tr) -> np.ndarray:
 
 def col(tr, name: str, mask: np.ndarray | None = None) -> np.ndarray:
     """A float column with the rounds where it was not logged read as 0 (Ψ_t = 0 off removal rounds)."""
-    v = np.nan_to_num(np.asarray(tr[name], float), nan=0.0) if name in tr else np.zeros(tr.T)
+    v = nm.nan_to_zero(tr[name]) if name in tr else np.zeros(tr.T)
     return v if mask is None else v[mask]
 
 
@@ -273,7 +282,7 @@ def require_budget(ctx: Context, threshold: int = 83) -> int:
 
 def radius(ctx: Context) -> float:
     """The comparator radius U the learner's Φ_t refers to (eq. 26 for the Forgetron; ∞ when it has none)."""
-    return float(learner_instance(ctx).U)
+    return learner_instance(ctx).U
 
 
 # ============================================================================ PER-L1
@@ -324,7 +333,7 @@ class RemoveOldestCorollary1(Claim):
     def evaluate(self, ctx):
         tr = ctx.trace
         M = int(np.count_nonzero(mistakes(tr)))
-        psi = float(col(tr, "Psi").sum())
+        psi = col(tr, "Psi").sum()
         rhs, lower, comp = against_comparators(ctx, M, lambda L, s: s * s + 2 * L + psi, quadratic=(2.0, 1.0))
         return ctx.result(M, rhs, {"M": M, "||g||^2": comp["norm"] ** 2, "sum l*": comp["loss"],
                                    "sum Psi(1, mu)": psi, "removals": int(np.count_nonzero(col(tr, "r") >= 0))},
@@ -520,8 +529,8 @@ class ForgetronLemma6(Claim):
         tr = ctx.trace
         J = mistakes(tr)
         M = int(np.count_nonzero(J))
-        S = float(-np.log(col(tr, "Phi", J)).sum())
-        psi = float(col(tr, "Psi", J).sum())
+        S = -nm.log(col(tr, "Phi", J)).sum()
+        psi = col(tr, "Psi", J).sum()
         if M == 0:
             return ctx.result(0, 0, {"M": 0}, notes=["no mistake: both sides are 0 at g = 0 and the lemma is trivial"])
         rhs, lower, comp = against_comparators(subsequence(ctx, J), M - psi, lambda L, s: s * s * (1 + S) + 2 * L,
@@ -546,22 +555,24 @@ class ForgetronLemma7(Claim):
 
     def evaluate(self, ctx):
         lrn = learner_instance(ctx)
-        U, B = float(lrn.U), lrn.B
+        U, B = lrn.U, lrn.B
         G2 = U * U
         if isinstance(ctx.comparator, KernelExpansion):
-            G2 = float(ctx.comparator.norm_sq)
-            ctx.require("||g|| <= U", G2 <= U * U * (1 + 1e-12), f"‖g‖ = {math.sqrt(G2):.6g} > U = {U:.6g}")
+            G2 = ctx.comparator.norm_sq
+            slack = 0 if nm.is_ball() else 1e-12  # certified: ‖g‖ ≤ U exactly
+            ctx.require("||g|| <= U", G2 <= U * U * (1 + slack), f"‖g‖² = {nm.mid(G2):.6g} > U² = {nm.mid(U * U):.6g}")
         tr = ctx.trace
         J = mistakes(tr)
         M = int(np.count_nonzero(J))
         Phi = col(tr, "Phi", J)
-        cap = float(forgetron_phi_cap(B))
+        cap = forgetron_phi_cap(B)
         checks = Checks()
-        checks.add("Lemma 7", 0, G2 * float(-np.log(Phi).sum()), M / 32, G2, M)
+        S = -nm.log(Phi).sum() if M else nm.scalar(0)
+        checks.add("Lemma 7", 0, G2 * S, nm.scalar(M) / 32, G2, M)
         for t, p in zip(np.flatnonzero(J) + 1, Phi):
-            checks.add("eq. 37", int(t), cap, float(p), 1.0)
-        return checks.result(ctx, {"M": M, "U": U, "||g||^2": G2, "sum log(1/Phi)": float(-np.log(Phi).sum()),
-                                   "min Phi": float(Phi.min()) if M else 1.0, "(B+1)^(-1/(2(B+1)))": cap})
+            checks.add("eq. 37", int(t), cap, p, 1.0)
+        return checks.result(ctx, {"M": M, "U": U, "||g||^2": G2, "sum log(1/Phi)": S,
+                                   "min Phi": nm.bmin(*Phi) if M else 1.0, "(B+1)^(-1/(2(B+1)))": cap})
 
 
 # ============================================================================ FGT-L8

@@ -15,6 +15,7 @@ import math
 import numpy as np
 from scipy import stats
 
+from learners import numeric as nm
 from learners.forgetron import Phi, Psi, forgetron_radius
 from learners.forgetron_tuned import FIFTEEN_32
 
@@ -29,6 +30,8 @@ GRID = 1024  # grid cells of the direct search of FGT-PHI (then bisection inside
 # ------------------------------------------------------------------------------------------------ shared terms
 def mistake_mask(tr) -> np.ndarray:
     """J = {t : y_t f_t(x_t) ≤ 0} (001 §3), from the recorded scores."""
+    if np.asarray(tr.score).dtype == object:  # exact backends: each test decided by the balls (or Uncertain)
+        return np.array([bool(y * s <= 0) for y, s in zip(tr.y, tr.score)], dtype=bool)
     return np.asarray(tr.y, float) * np.asarray(tr.score, float) <= 0
 
 
@@ -42,9 +45,9 @@ def psi_terms(tr) -> np.ndarray:
     """Ψ_t of eq. (29) recomputed per round from the logged σ_{r_t,t+1} and y_{r_t} f''_t(x_{r_t}) (measured on the
     learner's hypothesis after the shrink); 0 on rounds without a removal."""
     rem = removal_rounds(tr)
-    out = np.zeros(tr.T)
+    out = nm.full(tr.T, 0)
     if rem.any():
-        out[rem] = Psi(np.asarray(tr["sigma"], float)[rem], np.asarray(tr["mu"], float)[rem])
+        out[rem] = Psi(np.asarray(tr["sigma"])[rem], np.asarray(tr["mu"])[rem])
     return out
 
 
@@ -55,8 +58,8 @@ def Q_before(psi: np.ndarray) -> np.ndarray:
 
 def Phi_terms(tr, U: float) -> np.ndarray:
     """Φ_t of eq. (24) on the mistake rounds (NaN elsewhere), from the logged φ_t and ‖f'_t‖ with radius U."""
-    out = np.full(tr.T, np.nan)
-    phi, nf = np.asarray(tr["phi"], float), np.asarray(tr["norm_prime"], float)
+    out = nm.full(tr.T, math.nan)
+    phi, nf = np.asarray(tr["phi"]), np.asarray(tr["norm_prime"])
     for t in np.flatnonzero(mistake_mask(tr)):
         out[t] = Phi(phi[t], nf[t], U)
     return out
@@ -190,9 +193,9 @@ class SelfTunedLemma9(Claim):
     def evaluate(self, ctx: Context):
         tr = ctx.trace
         B = int(ctx.params.get("B", 100))
-        U = float(forgetron_radius(B))
+        U = forgetron_radius(B)
         Phi = Phi_terms(tr, U)
-        lhs = 1.0 / math.sqrt(B + 1)
+        lhs = 1 / nm.sqrt(nm.scalar(B + 1))
         rows = np.flatnonzero(Phi < 1)
         if len(rows) == 0:
             return ctx.result(lhs, math.inf, {"rounds with Phi_t < 1": 0, "U": U},
@@ -219,7 +222,7 @@ class _ForgetronMistakeBound(Claim):
 
     def evaluate(self, ctx: Context):
         B = int(ctx.params.get("B", 100))
-        U = float(forgetron_radius(B))
+        U = forgetron_radius(B)
         M = int(np.count_nonzero(mistake_mask(ctx.trace)))
         rhs, lower, comp = against_comparators(ctx, M, lambda L, s: 2 * s * s + 4 * L, U=U, quadratic=(4.0, 2.0))
         terms = {"M": M, "U": U, "||g||^2": comp["norm"] ** 2, "sum l*": comp["loss"]}
@@ -280,6 +283,9 @@ class RBPExpectation(Claim):
     inconclusive otherwise. Reading: U is the claim's radius (default: the largest allowed), κ(x_t, x_t) ≤ 1 is
     assumed as in the Perceptron bounds of 000.
     """
+
+    uncertifiable = ("E[M] is estimated by Monte Carlo over the learner's seeds with a confidence interval: a "
+                     "statistical statement, not a proof (bounds.certify)")
 
     id = "RBP-E"
     learners = ("rbp",)

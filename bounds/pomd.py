@@ -57,7 +57,7 @@ class ALDDeterminant(Claim):
             s0, ld0 = np.linalg.slogdet(K[np.ix_(S, S)])
             ratio = s1 * s0 * math.exp(ld1 - ld0)
             cond = np.linalg.cond(K[np.ix_(idx, idx)])
-            err = abs(float(tr["alpha_t"][t]) - ratio) / K[t, t]
+            err = abs(float(tr["alpha_t"][t]) - ratio) / max(float(K[t, t]), np.finfo(float).tiny)
             tol = max(tol, 1e-9 + 64 * np.finfo(float).eps * cond)
             if err > worst:
                 worst, where = err, t + 1
@@ -99,6 +99,39 @@ class Interlacing(Claim):
 
 
 # --------------------------------------------------------------------------------------------- Theorem 1
+def spectrum(K: np.ndarray) -> np.ndarray:
+    """Eigenvalues of the symmetric matrix K in decreasing order, in K's own arithmetic: LAPACK for float arrays,
+    mpmath's Jacobi ``eigsy`` for the object arrays of the high-precision backend (NotImplementedError naming the
+    element type for any other backend, so a replay says it cannot certify rather than failing)."""
+    K = np.asarray(K)
+    if K.dtype != object:
+        return np.sort(np.linalg.eigvalsh(np.asarray(K, float)))[::-1]
+    try:
+        M = mpmath.matrix([[mpmath.mpf(v) for v in row] for row in K])
+    except (TypeError, ValueError) as exc:
+        raise NotImplementedError(f"no eigenvalue routine for kernel entries of type {type(K.flat[0]).__name__}: "
+                                  f"{exc}") from None
+    ev = mpmath.eigsy(M, eigvals_only=True)
+    return np.array(sorted((ev[i] for i in range(len(ev))), reverse=True), dtype=object)
+
+
+def degenerate_spectrum(lam: np.ndarray, alpha: float) -> str | None:
+    """Why Theorem 1's fit cannot be used on this spectrum, or None.
+
+    The proof's chain (13) starts from det(K_{S_{t_1}}) = κ(x_{t_1}, x_{t_1}) > α (ALD fails at every addition);
+    every envelope of a spectrum with λ_1 > α has R₀ ≥ λ_1/r > α, so its bound is positive. When λ_1(K_T) ≤ α every point passes the ALD test except the first, which Algorithm 1 adds because α_t = D on
+    S = ∅: then the fitted exponential bound 2 ln(R₀/α)/ln(1/r) can be ≤ 0 < 1 = |S_T| although no hypothesis of
+    the proof holds for it. Such a spectrum is degenerate for the fit; so is a non-finite one."""
+    top = float(lam[0]) if len(lam) else 0.0
+    if not math.isfinite(top):
+        return f"degenerate spectrum: λ_1(K_T) = {top} is not finite"
+    if top <= alpha:
+        return (f"degenerate spectrum: λ_1(K_T) = {top:.6g} ≤ α = D T^(-2ζ) = {alpha:.6g}, every eigenvalue lies "
+                f"below the ALD threshold (only the S = ∅ rule adds a point), so Theorem 1's fit R₀ r^i has "
+                f"R₀/α ≤ 1 and its bound is not a statement about this run")
+    return None
+
+
 def fit_exponential(lam: np.ndarray, grid: int = 400) -> list[tuple[float, float]]:
     """(r, R₀(r)) on a grid of r ∈ (0, 1): R₀(r) = max_i λ_i r^{−i}, the smallest R₀ with λ_i ≤ R₀ r^i ∀i."""
     lam = np.asarray(lam, float)
@@ -160,16 +193,21 @@ class ALDBudget(Claim):
         p = _params(ctx)
         T = ctx.T
         alpha = p["D"] * T ** (-2 * p["zeta"])
+        k = len(support_history(ctx.trace)[0])  # |S_T| of the POMD run (S only grows there); first, so that a
+        # backend the learner cannot run in stops here with its own message
         K = ctx.kernel.matrix(ctx.X, ctx.X)
-        lam = np.sort(np.linalg.eigvalsh(K))[::-1]
+        ctx.require("kernel matrix finite", bool(np.all(np.isfinite(np.asarray(K, float)))),
+                    "K_T has non-finite entries (features too large for the kernel in float64)")
+        lam = np.asarray(spectrum(K), float)
+        why = degenerate_spectrum(lam, alpha)
         noise = 16 * T * np.finfo(float).eps * max(lam[0], 1e-300)
         lam = np.where(lam > noise, lam, 0.0)  # numerically zero eigenvalues satisfy every envelope
         diag = ctx.kernel.diag(ctx.X)
-        k = len(support_history(ctx.trace)[0])  # |S_T| of the POMD run (S only grows there)
         b = ald_bounds(lam, alpha, float(np.min(diag)), p["D"], k)
         which = ctx.claim_params["decay"]
         rhs = {"exp": b["exp bound"], "poly": b["poly bound"], "both": min(b["exp bound"], b["poly bound"])}[which]
-        return ctx.result(k, rhs, {"|S_T|": k, "alpha": alpha, **b}, tol=1e-9)
+        return ctx.result(k, rhs, {"|S_T|": k, "alpha": alpha, "lambda_1": float(lam[0]), **b}, tol=1e-9,
+                          uncertified=why)
 
 
 # ---------------------------------------------------------------------------------------------- Lemma 3 (S)
@@ -262,6 +300,35 @@ class Lemma4(Claim):
 
 
 # ------------------------------------------------------------------------------------------- Theorem 2 (D)
+def eq10_defects(trace) -> dict:
+    """Eq. 10 of 003 as printed, λ_t = U/√(max_{s ∈ [t_j+1, t_{j+1}]} δ_s + Σ_{τ=t_j+1}^{t−1} δ_τ), evaluated on a
+    POMDR run (which uses the READING ε = 3D) with its halving rounds t_1 < ... < t_N and t_{N+1} = T.
+
+    At round t of block j the printed rate needs the block maximum, which includes δ_t and later δ_s (δ_s needs
+    y_s, revealed after the prediction that λ_s is used for); the block's end t_{j+1} is the next halving, which
+    itself depends on the rates. Counted: ``future rounds``, the rounds whose printed rate differs from every
+    value computable from δ_{t_j+1..t−1} on this run (max_{s ≥ t} δ_s > max_{s < t} δ_s in the block, and the
+    denominator is positive), and ``undefined rounds``, those with denominator 0 (λ_t = U/√0: no loss yet in a
+    block whose δ are all 0)."""
+    delta = np.nan_to_num(np.asarray(trace["delta"], float))
+    halv = np.flatnonzero(np.asarray(trace["halving"], bool)) if "halving" in trace else np.array([], int)
+    T = len(delta)
+    future = undefined = 0
+    blocks = []
+    for j, h in enumerate(halv):
+        end = halv[j + 1] if j + 1 < len(halv) else T - 1  # 0-based index of t_{j+1}
+        block = delta[h + 1:end + 1]
+        blocks.append((int(h) + 1, int(end) + 1, float(block.max()) if len(block) else float("nan")))
+        for k in range(len(block)):
+            den = block.max() + block[:k].sum()
+            if den == 0:
+                undefined += 1
+            elif block[k:].max() > (block[:k].max() if k else 0.0):
+                future += 1
+    return {"undefined rounds": undefined, "future rounds": future, "halvings": len(halv),
+            "blocks (t_j, t_j+1, max delta)": blocks}
+
+
 def _regret_rhs(ctx: Context, base: float, omdr_extra: float, U: float, lhs: float):
     return against_comparators(ctx, lhs, lambda L, s: L + base + omdr_extra, U=U, quadratic=(1.0, 0.0))
 
@@ -283,10 +350,31 @@ class POMDTheorem2(_RegretClaim):
 
     ζ = 1 is a hypothesis (checked). The other hypothesis, B₀ > 2 ln(C₁R₀/α)/ln(1/r), selects which of the two
     statements applies; we use the first when the run never left POMD and the second otherwise, which is what
-    the proof does (Case 1: t̄ ≥ T; Case 2: t̄ < T)."""
+    the proof does (Case 1: t̄ ≥ T; Case 2: t̄ < T).
+
+    Claim parameter ``part``: "bound" (the inequality) or "eq10": whether eq. 10, the OMDR learning rate the
+    theorem's Case 2 analyses, can be run as printed on the pomdr run (see :func:`eq10_defects`; lhs = the number of
+    rounds at which the printed λ_t is U/√0 or needs a δ not yet observed, rhs = 0)."""
 
     id = "POM-T2"
+    claim_params = {"part": "bound"}
+
+    def uncertified_reason(self, res) -> str | None:
+        """part="eq10" counts rounds from the δ_t of a pomdr run, which has no ball-arithmetic path (LAPACK)."""
+        return ("eq. 10's defects are counted on the float64 run of pomdr, a learner with no ball-arithmetic path "
+                "(its ALD and halving steps use LAPACK)") if res.params.get("part") == "eq10" else None
+
+    def preconditions(self, ctx):
+        super().preconditions(ctx)
+        part = ctx.claim_params["part"]
+        ctx.require("part", part in ("bound", "eq10"), f"part must be bound or eq10, got {part!r}")
+        ctx.require("eq10 is about pomdr", part == "bound" or ctx.learner == "pomdr",
+                    f"eq. 10 is POMDR's learning rate; got learner {ctx.learner!r}")
+
     def evaluate(self, ctx):
+        if ctx.claim_params["part"] == "eq10":
+            d = eq10_defects(ctx.trace)
+            return ctx.result(d["undefined rounds"] + d["future rounds"], 0, d, tol=0.5)
         p = _params(ctx)
         tr = ctx.trace
         U, T = p["U"], ctx.T

@@ -6,6 +6,12 @@ notebook writes its PNG plots and a Markdown fragment ``<stem>.md`` there; the r
 table of every claim's status and before the errata with their witnesses. The executed notebooks are kept beside
 the report as ``<stem>.ipynb``. A notebook that fails is reported as failed (its error is quoted) and the command
 exits with status 1.
+
+Presentation rules the helpers enforce (issue 12): every erratum appears once, in the report's Errata section,
+grouped by finding (notebooks link to it with :meth:`Fragment.errata_pointer`); Markdown table cells are escaped
+(:meth:`Fragment.table`: a ``|S_T|`` in a cell no longer splits it); :meth:`Fragment.figure` draws identical curves
+once with their labels joined and raises every text of a figure to at least ``MIN_FONT`` points; hypothesis keeps its
+example database in a temporary folder, not in the report folder.
 """
 from __future__ import annotations
 
@@ -18,6 +24,68 @@ import traceback
 from pathlib import Path
 
 NOTEBOOK_DIR = Path(__file__).resolve().parent.parent / "notebooks"
+MIN_FONT = 8.0  # points: the smallest text a saved figure may carry
+
+
+def md_cell(value) -> str:
+    """One Markdown table cell: pipes escaped, line breaks flattened."""
+    return str(value).replace("\\|", "|").replace("|", "\\|").replace("\n", " ")
+
+
+def md_table(header: list, rows: list) -> list[str]:
+    """A Markdown table (lines) with every cell escaped by :func:`md_cell`."""
+    line = lambda cells: "| " + " | ".join(md_cell(c) for c in cells) + " |"  # noqa: E731
+    return [line(header), "|" + "---|" * len(header)] + [line(r) for r in rows]
+
+
+def table_problems(markdown: str) -> list[str]:
+    """Rows of Markdown tables whose cell count differs from their header's (an unescaped ``|`` in a cell)."""
+    import re
+
+    out, width = [], None
+    for n, ln in enumerate(markdown.splitlines(), 1):
+        if not ln.startswith("|"):
+            width = None
+            continue
+        cells = len(re.split(r"(?<!\\)\|", ln.strip())) - 2
+        if width is None:
+            width = cells
+        elif cells != width:
+            out.append(f"line {n}: {cells} cells, header has {width}: {ln[:80]}")
+    return out
+
+
+def merge_identical_lines(ax) -> list[str]:
+    """Draw each curve of ``ax`` once: a line whose data equal an earlier line's is removed and its label joined to
+    that line's ("a = b"). Returns the joined labels (the legend is rebuilt when one exists)."""
+    import numpy as np
+
+    kept, merged = [], []
+    for line in list(ax.get_lines()):
+        x, y = np.asarray(line.get_xdata(), float), np.asarray(line.get_ydata(), float)
+        twin = next((k for k in kept if k[1].shape == x.shape and np.array_equal(k[1], x, equal_nan=True)
+                     and np.array_equal(k[2], y, equal_nan=True)), None)
+        if twin is None:
+            kept.append((line, x, y))
+            continue
+        label = line.get_label()
+        if label and not label.startswith("_"):
+            twin[0].set_label(f"{twin[0].get_label()} = {label}")
+            merged.append(twin[0].get_label())
+        line.remove()
+    if merged and ax.get_legend() is not None:
+        old = ax.get_legend()
+        ax.legend(fontsize=max(old.get_texts()[0].get_fontsize(), MIN_FONT) if old.get_texts() else MIN_FONT)
+    return merged
+
+
+def raise_small_fonts(fig, minimum: float = MIN_FONT) -> None:
+    """Every text of ``fig`` (tick labels, legends, titles, labels) at least ``minimum`` points."""
+    from matplotlib.text import Text
+
+    for t in fig.findobj(Text):
+        if t.get_text() and t.get_fontsize() < minimum:
+            t.set_fontsize(minimum)
 
 
 class Fragment:
@@ -37,11 +105,33 @@ class Fragment:
         self.out.mkdir(parents=True, exist_ok=True)
         self.md: list[str] = [f"# {title}", ""]
         self._t0 = time.monotonic()
+        self.merged: list[str] = []  # labels of curves drawn once because they were identical
+
+    @staticmethod
+    def table(header: list, rows: list) -> list[str]:
+        """Markdown table lines with escaped cells (see :func:`md_table`)."""
+        return md_table(header, rows)
+
+    @staticmethod
+    def errata_pointer(claims) -> list[str]:
+        """One line naming the findings filed under ``claims`` (ids and kinds) and pointing to the report's Errata
+        section, where each is stated once."""
+        from .errata import findings
+
+        fs = [f for f in findings() if f.claim in set(claims)]
+        if not fs:
+            return ["No finding is registered for these claims."]
+        return [f"{len(fs)} finding(s) for these claims, stated once in the report's Errata section: "
+                + ", ".join(f"{f.id} ({f.kind})" for f in fs) + "."]
 
     def figure(self, fig, name: str, dpi: int = 110) -> str:
-        """Save ``fig`` as ``name`` in the report folder, close it, and return its Markdown link."""
+        """Save ``fig`` as ``name`` in the report folder, close it, and return its Markdown link. Identical curves
+        are drawn once with joined labels, and no text is smaller than MIN_FONT points."""
         import matplotlib.pyplot as plt
 
+        for ax in fig.axes:
+            self.merged += merge_identical_lines(ax)
+        raise_small_fonts(fig)
         fig.tight_layout()
         fig.savefig(self.out / name, dpi=dpi)
         plt.close(fig)
@@ -50,6 +140,8 @@ class Fragment:
     def write(self) -> Path:
         """Append the run time and write ``<stem>.md``."""
         secs = time.monotonic() - self._t0
+        if self.merged:
+            self.md += ["", "_Identical curves, each drawn once: " + "; ".join(self.merged) + "._"]
         self.md += ["", f"_Notebook run time: {secs:.0f} s{' (quick sizes)' if self.quick else ''}._", ""]
         path = self.out / f"{self.stem}.md"
         path.write_text("\n".join(self.md))
@@ -81,6 +173,8 @@ def execute(path: Path, out: Path, quick: bool, timeout: int = 1200) -> tuple[bo
     os.environ["BOUNDLAB_REPORT_DIR"] = str(out)
     os.environ["BOUNDLAB_QUICK"] = "1" if quick else "0"
     os.environ.setdefault("MPLBACKEND", "Agg")
+    hypothesis_db = tempfile.TemporaryDirectory()  # hypothesis's example database: not in the report folder
+    os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = hypothesis_db.name
     for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # small matrices on 2 cores
         os.environ.setdefault(var, "1")
     t0 = time.monotonic()
@@ -101,6 +195,7 @@ def execute(path: Path, out: Path, quick: bool, timeout: int = 1200) -> tuple[bo
         import nbformat
 
         nbformat.write(nb, out / f"{path.stem}.ipynb")
+        hypothesis_db.cleanup()
     return ok, time.monotonic() - t0, err
 
 
@@ -116,42 +211,61 @@ def _split_title(fragment: str, default: str) -> tuple[str, str]:
 
 
 def _claims_table() -> list[str]:
-    from .status import statuses
+    from .status import statuses, summary
 
     rows = statuses()
-    lines = ["| claim | source | status |", "|---|---|---|"]
-    lines += [f"| {r['id']} | {r['source']} | {r['status']} |" for r in rows]
-    counts = {s: sum(r["status"] == s for r in rows) for s in ("holds", "erratum", "implemented", "missing")}
-    lines += ["", ", ".join(f"{v} {k}" for k, v in counts.items()) +
-              " (`holds` = the claim's property tests passed on this exact code; run the test command first)."]
+    lines = md_table(["claim", "source", "status", "findings", "readings"],
+                     [[r["id"], r["source"], r["status"], r["findings"] or "", ", ".join(r["readings"])]
+                      for r in rows])
+    legend = {}
+    for r in rows:
+        legend.update(r["readings"])
+    lines += ["", summary(rows), "", "Readings (where a learner departs from the printed pseudo-code; every verdict "
+              "about the learner repeats it):", ""] + [f"* `{k}`: {v}" for k, v in legend.items()]
     return lines
 
 
 def _errata_section() -> list[str]:
-    from .errata import WITNESS_DIR, errata, replay
+    """Every finding once, with its kind and each supporting witness's replay."""
+    from .errata import KINDS, WITNESS_DIR, findings
 
     lines = ["## Errata", ""]
-    items = errata()
+    items = findings()
     if not items:
         return lines + ["No claim has failed as printed so far."]
-    for w in items:
-        e = w.erratum
-        try:
-            rep = replay(w)
-            status = rep.status
-            fr = rep.float_result
-            nums = f"lhs = {fr.lhs:.6g}, rhs = {fr.rhs:.6g}"
-        except Exception as exc:  # noqa: BLE001
-            status, nums = f"replay failed: {exc}", ""
-        where = f"T = {len(w.y)}" if len(w.y) else "no sequence: symbolic or self-built"
-        lines += [f"### {w.claim} ({w.learner or 'no learner'}, kernel {w.kernel}, {where})", "",
-                  f"*Printed:* {e.get('printed', '')}", "", f"*Cause:* {e.get('cause', '')}", ""]
+    kinds = {k: sum(f.kind == k for f in items) for k in [*KINDS, "unclassified"]}
+    lines += [f"{len(items)} findings ({', '.join(f'{v} {k}' for k, v in kinds.items() if v)}) supported by "
+              f"{sum(len(f.witnesses) for f in items)} witness files. Kinds: "
+              + "; ".join(f"*{k}*: {v}" for k, v in KINDS.items()) + ".", ""]
+    for f in items:
+        e = f.erratum
+        lines += [f"### {f.claim}: {f.id} ({f.kind})", ""]
+        if len(f.claims) > 1:
+            lines += [f"*Statements shown failing:* {', '.join(f.claims)} (filed under {f.claim}).", ""]
+        lines += [f"*Printed:* {e.get('printed', '')}", "", f"*Cause:* {e.get('cause', '')}", ""]
         if e.get("corrected"):
             lines += [f"*Corrected:* {e['corrected']}", ""]
-        lines += [f"*Witness replay:* {nums}; {status}. Replay with `boundlab check --witness "
-                  f"bounds/witnesses/{w.source_path.name}`.", ""]
+        lines += [f"*Witnesses:* {len(f.witnesses)}", ""] + [f"* {_replay_line(w)}" for w in f.witnesses] + [""]
     lines.append(f"Witness files: `{WITNESS_DIR.relative_to(WITNESS_DIR.parent.parent)}/`.")
     return lines
+
+
+def _replay_line(w) -> str:
+    from .errata import replay
+
+    try:
+        rep = replay(w)
+        fr = rep.float_result
+        status, nums = rep.status, f"lhs = {fr.lhs:.6g}, rhs = {fr.rhs:.6g}; "
+        if w.erratum.get("violates") is False:  # illustrates the finding rather than violating the printed form
+            status = (f"the printed form does not fail on this witness (float64 verdict {fr.float_verdict}; kind "
+                      f"{w.erratum.get('kind', 'unclassified')}, see the cause)")
+    except Exception as exc:  # noqa: BLE001 - reported, not hidden
+        status, nums = f"replay failed: {exc}", ""
+    where = f"T = {len(w.y)}" if len(w.y) else "no sequence"
+    return (f"`{w.source_path.name}` ({w.claim}, {w.learner or 'no learner'}, kernel {w.kernel}, {where}): "
+            f"{nums}{status}. "
+            f"Replay: `boundlab check --witness bounds/witnesses/{w.source_path.name}`.")
 
 
 def build_report(out: "str | Path", quick: bool = False, only: list[str] | None = None) -> Path:

@@ -74,6 +74,8 @@ def resolve(B: int, preset: str, U, lam, eps, eta, c) -> dict:
 class Ahpatron(AggressiveLearner):
     """Ahpatron (paper 000, Algorithm 2); see the module docstring for the readings."""
 
+    READING = "line 8 prints a learning rate λ_t; Algorithm 2 takes a constant λ as input, and λ_t is read as that λ"
+
     def __init__(self, kernel=None, B: int = 100, U: float | None = None, lam: float | None = None,
                  eps: float | None = None, eta: float | None = None, c: "float | str | None" = None,
                  preset: str = "thm4"):
@@ -104,8 +106,11 @@ class Ahpatron(AggressiveLearner):
     # ------------------------------------------------------------------ halving
     def split(self) -> tuple[np.ndarray, np.ndarray]:
         """(S_{t,1}, S_{t,2}) as slot arrays: stable sort by (|α|, insertion round), first half removed."""
-        a = np.abs(np.asarray(self.f.alpha, dtype=float))
-        order = np.lexsort((self.f.born, a))
+        if self.f.alpha.dtype == object:  # exact backends: compare the |α| themselves (a tie between balls raises)
+            order = np.array(sorted(range(len(self.f)), key=lambda i: (abs(self.f.alpha[i]), int(self.f.born[i]))),
+                             dtype=int)
+        else:
+            order = np.lexsort((self.f.born, np.abs(np.asarray(self.f.alpha, dtype=float))))
         half = self.B // 2
         return np.sort(order[:half]), np.sort(order[half:])
 

@@ -59,10 +59,12 @@ class OnlineLearner(ABC):
     Class attributes: ``name`` (the registry name), ``zero_label`` (the prediction when the score is exactly 0; each
     learner states its paper's convention), ``randomized`` (True when the learner takes a ``seed``),
     ``supports_high_precision`` (False when a step needs LAPACK, so the mpmath replay of learners.numeric cannot
-    run it).
+    run it), ``READING`` (None when the learner runs the printed pseudo-code as printed; otherwise one sentence
+    saying where it departs from it, which every verdict about the learner repeats).
     """
 
     name: ClassVar[str] = "learner"
+    READING: ClassVar[str | None] = None
     zero_label: ClassVar[int] = 1
     randomized: ClassVar[bool] = False
     supports_high_precision: ClassVar[bool] = True
@@ -98,6 +100,23 @@ class OnlineLearner(ABC):
     def hypothesis(self) -> Any:
         """The current hypothesis (a copy, safe to keep)."""
         return None
+
+    # ------------------------------------------------------------- randomness
+    # A randomized learner draws *only* through these two hooks (with ``self.rng``), so that
+    # learners.realisations can replace them and enumerate every realisation of the draws with its probability.
+    def choose(self, p: np.ndarray) -> int:
+        """An index drawn from the probability vector p (inverse CDF with one uniform draw; p sums to 1 up to
+        rounding). In ball arithmetic the same draw is located among the certified cumulative sums."""
+        u = self.rng.random()
+        if nm.is_ball():
+            c = np.cumsum(np.asarray(p, dtype=object))
+            return next((i for i, ci in enumerate(c) if ci > u * c[-1]), len(c) - 1)
+        c = np.cumsum(np.asarray(p, dtype=float))
+        return int(min(np.searchsorted(c, u * c[-1], side="right"), len(c) - 1))
+
+    def choose_uniform(self, n: int) -> int:
+        """An index drawn uniformly from range(n)."""
+        return int(self.rng.integers(n))
 
     # ------------------------------------------------------------- conveniences
     def sign(self, score: float) -> int:

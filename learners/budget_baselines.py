@@ -39,7 +39,7 @@ class RandomizedBudgetPerceptron(ShrinkRemovePerceptron):
         self.rng = np.random.default_rng(self.seed)
 
     def removal_slot(self, t: int) -> int:
-        k = int(self.rng.integers(len(self.f) - 1))  # one of the B old slots
+        k = self.choose_uniform(len(self.f) - 1)  # one of the B old slots
         return k if k < self.new_slot else k + 1
 
 
@@ -55,6 +55,9 @@ class CKSBudgetPerceptron(ShrinkRemovePerceptron):
     y_i f'_t(x_i) − σ_{i,t} κ(x_i, x_i) (σ = 1 here). The largest margin is removed; ties go to the oldest. The
     margin is logged as ``cks_margin``. Cost O(B) per removal from the expansion's maintained support values.
     """
+
+    READING = ("001 §8 describes CKS in prose only: Perceptron step first, candidates the old active set, the removed "
+               "example the one of largest margin y_i f'_t(x_i) − σ_i κ(x_i, x_i), ties to the oldest")
 
     def __init__(self, kernel=None, B: int = 100):
         super().__init__(kernel, B=_check_budget("cks", B))

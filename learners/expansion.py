@@ -303,6 +303,8 @@ class KernelExpansion:
         drop = np.asarray(drop, dtype=int)
         K2 = self._G[np.ix_(keep, keep)]
         rhs = self._G[np.ix_(keep, drop)] @ self._alpha[drop]
+        if nm.is_ball():  # a rigorous solve: python-flint's arb_mat.solve encloses the exact solution
+            return nm.solve(K2 + ridge * np.eye(len(keep)) if ridge else K2, rhs)
         if nm.is_mp():  # LAPACK has no mpmath path: mpmath's own Cholesky solve, at the working precision
             import mpmath
 

@@ -73,7 +73,7 @@ class _SelfTunedShrink(ShrinkRemovePerceptron):
 
     def __init__(self, kernel=None, B: int = 100):
         B = _check_budget(type(self).name, B)
-        super().__init__(kernel, B=B, U=float(forgetron_radius(B)))
+        super().__init__(kernel, B=B, U=forgetron_radius(B))
 
     def reset(self) -> None:
         super().reset()
@@ -107,6 +107,9 @@ class GreedyForgetron(_SelfTunedShrink):
     support values, O(B) per removal round and no extra kernel evaluation (the "more sophisticated implementation"
     of §8).
     """
+
+    READING = ("§7 prints the damage as Ψ(σ_{r_t,t}φ_t, y φ_t f''_t(x_{r_t})) and eq. 51 as Ψ(σ_{r_t,t}, ·); both are "
+               "read with f'_t and the candidate i, as eq. 52 does, over the old active set I_t")
 
     def removal_slot(self, t: int) -> int:
         crit = self.removal_criterion()

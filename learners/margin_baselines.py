@@ -141,6 +141,9 @@ class AggressiveRomma(_Romma):
 class Pumma(LinearLearner):
     """PUMMA, p = 2, with bias (Ishibashi et al. 2008, as described in paper 004 App. B.5; see module docstring)."""
 
+    READING = ("Ishibashi et al.'s paper is not in seeds/: the update test y_t(w_tᵀx_t + b_t) < 1 − δ is read from "
+               "004 App. B.3's \"recovers a (1 − δ) fraction of the maximum margin\"")
+
     def __init__(self, kernel=None, delta: float = 0.01):
         if not 0.0 <= float(delta) <= 1.0:
             raise ValueError(f"pumma: delta must be in [0, 1], got {delta}")

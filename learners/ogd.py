@@ -90,6 +90,8 @@ class _BoundedOGD(_HingeOGD):
     """Algorithm 1 of 002 for a sampling distribution given by ``_distribution`` (uniform or eq. 16)."""
 
     randomized = True
+    READING = ("eq. 10's cap min(α_i, γη) is also applied to the coefficient of the newly inserted vector at "
+               "insertion (with γ < 1 new points are clipped too)")
     removal_log_limit = 2000  # vectors of the first removals kept for the invariant checks (memory bound)
 
     def __init__(self, kernel=None, B: int = 100, lam: float = 0.01, eta: float = 0.1, gamma: float = 1.0,
@@ -118,11 +120,6 @@ class _BoundedOGD(_HingeOGD):
         """Return (p to sample from, minimum of the printed p)."""
         raise NotImplementedError
 
-    def _sample(self, p: np.ndarray) -> int:
-        """One index drawn from p (inverse CDF with one uniform draw; p sums to 1 up to rounding)."""
-        c = np.cumsum(np.asarray(p, dtype=float))
-        return int(min(np.searchsorted(c, self.rng.random() * c[-1], side="right"), len(c) - 1))
-
     def _round(self, t, x, y):
         fx, row, grad = self._margin(x, y)
         if not grad:
@@ -150,11 +147,11 @@ class _BoundedOGD(_HingeOGD):
         alpha = self.weights()
         kdiag = self.f.kdiag
         p, p_raw_min = self._distribution(alpha, kdiag)
-        i = self._sample(p)
+        i = self.choose(p)
         grow = (1 - self.lam * self.eta) / (1 - p)
         raw = alpha * grow
-        if raw.dtype == object:  # high precision: elementwise min keeps mpf values
-            new = np.array([min(v, cap) for v in raw], dtype=object)
+        if raw.dtype == object:  # exact backends: elementwise min keeps mpf values / balls (defined at ties)
+            new = np.array([nm.bmin(v, cap) for v in raw], dtype=object)
         else:
             new = np.minimum(raw, cap)
         new[i] = 0
@@ -163,14 +160,13 @@ class _BoundedOGD(_HingeOGD):
         H = len(alpha) * (alpha * alpha * kdiag).sum() - (alpha * sqk).sum() ** 2
         if len(self.removal_log) < self.removal_log_limit:
             self.removal_log.append({
-                "t": self.t, "p": np.array(p, dtype=float), "alpha": np.array(alpha, dtype=float),
-                "alpha_new": np.array(new, dtype=float), "kdiag": np.array(kdiag, dtype=float), "i": i,
-                "lam_eta": float(self.lam * self.eta)})
+                "t": self.t, "p": np.array(p), "alpha": np.array(alpha), "alpha_new": np.array(new),
+                "kdiag": np.array(kdiag), "i": i, "lam_eta": self.lam * self.eta})
         self.log("removal", True)
         self.log("i_k", i)
         self.log("p_chosen", p[i])
-        self.log("p_min", p.min())
-        self.log("p_max", p.max())
+        self.log("p_min", nm.bmin(*p))
+        self.log("p_max", nm.bmax(*p))
         self.log("p_min_raw", p_raw_min)
         self.log("p_clipped", bool(p_raw_min < 0))
         self.log("alpha_before", alpha[i])
@@ -212,12 +208,15 @@ class BOGDPlusPlus(_BoundedOGD):
     it clipped to [0, 1] and renormalised, which keeps every p_i < 1 and eq. 9 unbiased.
     """
 
+    READING = (_BoundedOGD.READING + "; where eq. 16 gives a negative p_i, sampling uses the eq. 16 vector clipped to "
+               "[0, 1] and renormalised (erratum BOGD-T4-eq16-negative-p)")
+
     def _distribution(self, alpha, kdiag):
         w = alpha * nm.sqrt(kdiag)
         s = (len(alpha) - 1) / np.sum(w)
         p = 1 - s * w
-        pmin = np.min(p)
+        pmin = nm.bmin(*p)  # defined when entries tie (balls)
         if pmin < 0:
-            q = np.array([max(v, nm.scalar(0)) for v in p], dtype=p.dtype)
+            q = nm.pos_part(p)
             p = q / np.sum(q)
         return p, pmin

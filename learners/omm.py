@@ -281,6 +281,9 @@ class OnlineMaxMargin(LinearLearner):
 class EfficientOMM(OnlineMaxMargin):
     """e-OMM: Algorithm 1, efficient implementation (three points per update, O(d) for l_2)."""
 
+    READING = ("for p ≠ 2 the line search of eq. 7 (\"we omit these details\") is Brent's bounded method to "
+               "|Δβ| ≤ 1e-13 plus both end points; p = 2 uses the printed closed form")
+
     def _update(self, x, y, u, z, seg, t_next):
         beta = seg[0]
         self.log("beta", beta)

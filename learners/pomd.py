@@ -223,6 +223,8 @@ class POMDR(_OptimisticMD):
     D, T."""
 
     omdr = True
+    READING = ("after a halving, eq. 10's ε = max_{t ∈ [t_j+1, t_{j+1}]} δ_t (a maximum over a block of future rounds, "
+               "0 on the block's first round) is replaced by its a-priori bound 3D (erratum POM-T2-eq10)")
 
     def __init__(self, kernel=None, U: float = 1.0, zeta: float = 1.0, B: int = 400, B0: int | None = None,
                  M: int = 15, D: float = 1.0, T: int | None = None):

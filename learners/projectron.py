@@ -36,6 +36,8 @@ from .registry import register
 
 
 class _ProjectronBase(KernelLearner):
+    READING = ("Orabona et al.'s paper is not in seeds/: the update is read from their JMLR 2009 Fig. 1-2 with δ_t a "
+               "distance (000's R code runs another Projectron++ rule)")
     supports_high_precision = False  # the projection needs LAPACK triangular solves
     plus = False
 

@@ -86,7 +86,33 @@ def make(name: str, kernel: Any = None, compiled: bool = True, **params: Any) ->
     unknown = sorted(set(params) - set(ok))
     if unknown:
         raise ValueError(f"learner {name!r} does not take parameter(s) {unknown}; it takes {ok}")
-    learner = cls(kernel=kernel, **params)
+    learner = in_balls(cls(kernel=kernel, **params))
     if not compiled:
         learner.compiled = False
+    return learner
+
+
+def exact_params(params: dict) -> dict:
+    """In ball arithmetic, real-valued parameters become (exact) balls, so that every product or quotient a learner
+    or calculator forms from them (1 − λη, γη, ...) is a ball too and never a silently rounded float; integers
+    stay integers. Elsewhere the parameters are returned unchanged."""
+    from . import numeric as nm
+
+    if not nm.is_ball():
+        return params
+    return {k: nm.ball(v) if type(v) is float else v for k, v in params.items()}
+
+
+def in_balls(learner: OnlineLearner) -> OnlineLearner:
+    """In ball arithmetic, the learner's real-valued attributes and parameters become exact balls *after* its
+    constructor validated them as numbers (see :func:`exact_params`); a constant the constructor derived from them
+    in float arithmetic is thereby frozen at its rounded value, so learners derive such constants with ``nm`` in
+    ``reset`` or in the round, where they are balls."""
+    from . import numeric as nm
+
+    if nm.is_ball():
+        for k, v in list(vars(learner).items()):
+            if type(v) is float:
+                setattr(learner, k, nm.ball(v))
+        learner.params = exact_params(learner.params)
     return learner

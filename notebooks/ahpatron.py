@@ -42,7 +42,7 @@ import adversaries  # noqa: E402
 import bounds  # noqa: E402
 from bounds.report import Fragment  # noqa: E402
 import learners  # noqa: E402
-from bounds import errata  # noqa: E402
+from bounds.catalog import CATALOG  # noqa: E402
 from bounds.base import PreconditionError  # noqa: E402
 from bounds.oracle import HingeOracle  # noqa: E402
 
@@ -233,9 +233,6 @@ print(hs.to_json())
 
 # %%
 md += ["## Errata (paper 000)", ""]
-for w in errata.errata():
-    if w.claim.startswith(("AHP", "AVP", "ACG")):
-        md += [f"* **{w.claim}** (`{Path(w.source_path).name}`): {w.erratum['cause']}",
-               f"  Corrected: {w.erratum['corrected']}"]
+md += nb.errata_pointer([e.id for e in CATALOG if e.id.startswith(("AHP", "AVP", "ACG"))]) + [""]
 nb.write()
 print("\n".join(md))

@@ -120,12 +120,12 @@ md += ["## ALD budget |S_T| against ALD-T1", "",
        "POMD, ζ = 1 (α = T⁻²), linear kernel on unit-norm rows with covariance eigenvalues r^i (r = 0.5) or "
        "i^−p (p = 2), d = 60 and 400 (K_T has rank ≤ d). Fitted (R₀, r) and (R₀, p) are the minimisers of the "
        "bound over valid envelopes.", "",
-       "| data | T | |S_T| | exp bound (r, R₀) | poly bound (p, R₀) | ratio to the claimed form | verdict |",
-       "|---|---|---|---|---|---|---|"]
-for a in ald:
-    md.append(f"| {a['spec']} | {a['T']} | {int(a['S'])} | {fmt(a['exp'])} ({fmt(a['r'], 3)}, {fmt(a['R0e'], 3)}) | "
-              f"{fmt(a['poly'])} ({fmt(a['p'], 3)}, {fmt(a['R0p'], 3)}) | {fmt(a['S'] / a['bound'], 3)} | "
-              f"{a['verdict']} |")
+       ]
+md += nb.table(["data", "T", "|S_T|", "exp bound (r, R₀)", "poly bound (p, R₀)", "ratio to the claimed form",
+                "verdict"],
+               [[a["spec"], a["T"], int(a["S"]), f"{fmt(a['exp'])} ({fmt(a['r'], 3)}, {fmt(a['R0e'], 3)})",
+                 f"{fmt(a['poly'])} ({fmt(a['p'], 3)}, {fmt(a['R0p'], 3)})", fmt(a["S"] / a["bound"], 3),
+                 a["verdict"]] for a in ald])
 fig, ax = plt.subplots(1, 2, figsize=(11, 4))
 for k, (spec, decay) in enumerate((("spectral-exp:r=0.5,d=60", "exp"), ("spectral-poly:p=2,d=400", "poly"))):
     sel = [a for a in ald if a["spec"] == spec]
@@ -223,8 +223,8 @@ md += ["## Cost of the ALD step", "",
        "per round would show 3). Beyond about a thousand points the per-round time is memory traffic, still "
        "O(|S|²): each triangular solve copies the |S|×|S| factor (GramFactor.L is a view, scipy wants a contiguous "
        "array), and an added point runs the forward solve twice (the ALD test, then GramFactor.append).", "",
-       "| |S| (median of bin) | µs per ALD round |", "|---|---|"]
-md += [f"| {int(m)} | {v * 1e6:.1f} |" for m, v in zip(mid, med)]
+       ]
+md += nb.table(["|S| (median of bin)", "µs per ALD round"], [[int(m), f"{v * 1e6:.1f}"] for m, v in zip(mid, med)])
 md += ["", "![](gradient_ald_speed.png)", ""]
 
 # The ALD test in isolation: α_t from the incremental factor (one triangular solve, O(|S|²)) against the same
@@ -257,9 +257,9 @@ for n in ns:
     iso.append((n, t_inc, t_scr, abs(inc - scratch)))
 sl_inc = float(np.polyfit(np.log([r[0] for r in iso]), np.log([r[1] for r in iso]), 1)[0])
 sl_scr = float(np.polyfit(np.log([r[0] for r in iso]), np.log([r[2] for r in iso]), 1)[0])
-md += ["The ALD test in isolation (α_t for a new point against a support of size |S|):", "",
-       "| |S| | incremental factor (µs) | from-scratch solve (µs) | |difference in α_t| |", "|---|---|---|---|"]
-md += [f"| {n} | {a * 1e6:.1f} | {b * 1e6:.1f} | {d:.1e} |" for n, a, b, d in iso]
+md += ["The ALD test in isolation (α_t for a new point against a support of size |S|):", ""]
+md += nb.table(["|S|", "incremental factor (µs)", "from-scratch solve (µs)", "|difference in α_t|"],
+               [[n, f"{a * 1e6:.1f}", f"{b * 1e6:.1f}", f"{d:.1e}"] for n, a, b, d in iso])
 md += ["", f"Log-log slopes: incremental {sl_inc:.2f}, from scratch {sl_scr:.2f} (O(|S|²) against O(|S|³)).", ""]
 
 # %% [markdown]
@@ -269,11 +269,6 @@ md += ["", f"Log-log slopes: incremental {sl_inc:.2f}, from scratch {sl_scr:.2f}
 ids = ("OGD-T1", "BOGD-UNB", "BOGD-T2", "BOGD-T3", "BOGD-E14", "BOGD-H", "BOGD-T4", "ALD-DET", "INTERLACE", "ALD-T1",
        "POM-L3", "POM-L4", "POM-T2", "POM-C1")
 md += ["## Errata (papers 002 and 003)", ""]
-for path in sorted(errata.WITNESS_DIR.glob("*.json")):
-    w = errata.Witness.load(path)
-    if w.erratum and w.claim in ids:
-        rep = errata.replay(path)
-        md += [f"* **{w.claim}** (`{path.name}`, replay confirmed: {rep.confirmed}): {w.erratum['cause']}",
-               f"  Corrected: {w.erratum['corrected']}"]
+md += nb.errata_pointer(ids) + [""]
 nb.write()
 print("\n".join(md))

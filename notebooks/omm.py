@@ -39,7 +39,7 @@ import bounds  # noqa: E402
 from bounds.report import Fragment  # noqa: E402
 import learners  # noqa: E402
 from adversaries import realdata  # noqa: E402
-from bounds import errata  # noqa: E402
+from bounds.catalog import CATALOG  # noqa: E402
 from bounds import omm_kappa as K  # noqa: E402
 from bounds.omm import gamma3, m_count  # noqa: E402
 from bounds.maxmargin import geometry  # noqa: E402
@@ -207,14 +207,7 @@ if not QUICK:
 # ## 4. Errata of paper 004
 
 # %%
-md += ["## Errata of paper 004 (bounds/witnesses/)", ""]
-files = {k: v for k, v in errata.errata_files().items() if k.startswith("OMM-") or k == "PER-TIGHT"}
-md += ["| claim | learner | printed | cause | corrected | witness |", "|---|---|---|---|---|---|"]
-for cid, paths in files.items():
-    for p in paths:
-        w = errata.Witness.load(p)
-        e = w.erratum
-        c3 = [str(e.get(k) or "—").replace("|", "\\|").replace("\n", " ") for k in ("printed", "cause", "corrected")]
-        md.append(f"| {cid} | {w.learner or '—'} | {c3[0]} | {c3[1]} | {c3[2]} | `{p.name}` |")
+md += ["## Errata of paper 004", ""]
+md += nb.errata_pointer([e.id for e in CATALOG if e.id.startswith("OMM-") or e.id == "PER-TIGHT"]) + [""]
 nb.write()
 print("\n".join(md[-6:]))

@@ -20,8 +20,8 @@ def test_list_json_has_every_claim_with_a_valid_status(capsys):
     code, out, _ = run(capsys, "list", "--json")
     rows = json.loads(out)
     assert code == 0 and [r["id"] for r in rows] == [e.id for e in CATALOG]
-    assert all(set(r) == {"id", "source", "status"} for r in rows)
-    assert {r["status"] for r in rows} <= {"missing", "implemented", "holds", "erratum"}
+    assert all(set(r) == {"id", "source", "status", "findings", "readings"} for r in rows)
+    assert {r["status"] for r in rows} <= {"missing", "implemented", "tested", "erratum"}
     assert {r["id"]: r["status"] for r in rows}["PER-T1"] != "missing"
 
 

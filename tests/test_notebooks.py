@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from bounds.report import ReportError, build_report, notebooks
+from bounds.errata import findings
+from bounds.report import ReportError, build_report, notebooks, table_problems
 
 
 @pytest.mark.parametrize("nb", notebooks(), ids=lambda p: p.stem)
@@ -20,6 +21,12 @@ def test_notebook_executes_and_report_assembles(nb, tmp_path):
     body = text.splitlines()
     for line in frag[1:]:  # every line kept, headings one level down
         assert ("#" + line if line.startswith("#") else line) in body
+    # issue 12: tables intact (|S_T| escaped), no hypothesis database in the output, each finding stated once
+    assert table_problems(text) == []
+    assert not (tmp_path / ".hypothesis").exists()
+    for f in findings():
+        assert text.count(f.erratum["cause"]) == 1, f.id
+        assert text.count(f"### {f.claim}: {f.id} ({f.kind})") == 1
 
 
 def test_unknown_notebook_is_a_clear_error(tmp_path):

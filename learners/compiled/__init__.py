@@ -91,11 +91,23 @@ def _configure_cache() -> None:
     numba.config.CACHE_DIR = str(root)
 
 
+def _own_draws(learner: Any) -> bool:
+    """True unless the learner's draw hooks (``choose``, ``choose_uniform``) were replaced, e.g. by
+    learners.realisations, which enumerates the draws: the compiled runners draw from ``learner.rng`` themselves,
+    in the order and by the rule of the base class's hooks."""
+    from ..base import OnlineLearner
+
+    if not getattr(learner, "randomized", False):
+        return True
+    return all(name not in vars(learner) and getattr(type(learner), name) is getattr(OnlineLearner, name)
+               for name in ("choose", "choose_uniform"))
+
+
 def run(learner: Any, X, y):
     """The Trace of ``learner`` on the validated sequence (X, y) by the compiled path, or None when it does not
     apply (the caller then runs the generic path)."""
     modname = RUNNERS.get(learner.name)
-    if modname is None or getattr(learner, "observer", None) is not None:
+    if modname is None or getattr(learner, "observer", None) is not None or not _own_draws(learner):
         return None
     _configure_cache()
     from .glue import kernel_args

@@ -59,8 +59,10 @@ def _psi(lam, mu):
 
 
 @njit(**JIT)
-def _Phi(phi, norm_prime, U):
-    """Φ_t of eq. 24 (learners.forgetron.Phi)."""
+def _Phi(phi, norm_prime, U, at_radius):
+    """Φ_t of eq. 24 (learners.forgetron.Phi; ``at_radius``: φ was chosen as U/‖f'‖, so the round is in J1)."""
+    if at_radius:
+        return 1.0
     shrunk = phi * norm_prime
     if shrunk >= U:
         return 1.0
@@ -114,18 +116,23 @@ def _removal_slot(E, variant, new_slot, draws, nd, ext, first, i):
 
 @njit(**JIT)
 def _shrink_coefficient(variant, slot, sigma_r, mu_r, Q, M, norm_prime, phi_cap, U, sched, t, ext, first, i):
-    """φ_t (the hook shrink_coefficient): eq. 25 (basic), eq. 43 (self-tuned, greedy), a schedule, or 1."""
+    """(φ_t, φ_t chosen as U/‖f'_t‖) (the hook shrink_coefficient): eq. 25 (basic), eq. 43 (self-tuned, greedy), a
+    schedule, or 1."""
     if variant == BASIC:
-        return min(phi_cap, U / norm_prime) if norm_prime > 0 else phi_cap
+        if norm_prime > 0:
+            ratio = U / norm_prime
+            if ratio < phi_cap:
+                return ratio, True
+        return phi_cap, False
     if variant == SCHEDULE:
-        return sched[t - 1]
+        return sched[t - 1], False
     if (variant == SELF_TUNED or variant == GREEDY) and slot >= 0:
         a, b, c = sigma_r * sigma_r - 2 * sigma_r * mu_r, 2 * sigma_r, Q - FIFTEEN_32 * M
         core.log(ext, first, C_A, i, a)
         core.log(ext, first, C_B, i, b)
         core.log(ext, first, C_C, i, c)
-        return _phi_eq43(a, b, c)
-    return 1.0
+        return _phi_eq43(a, b, c), False
+    return 1.0, False
 
 
 @njit(**JIT)
@@ -159,14 +166,14 @@ def _run_family(kc, kp, X, y, variant, B, U, phi_cap, sched, draws, E, ext, firs
             mu_r = E.label[slot] * core.dot(E.G[slot], E.alpha, n)
             core.log(ext, first, C_SIGMA_R, i, sigma_r)
             core.log(ext, first, C_MU_R, i, mu_r)
-        phi = _shrink_coefficient(variant, slot, sigma_r, mu_r, Q, M, norm_prime, phi_cap, U, sched, t, ext,
-                                  first, i)
+        phi, at_radius = _shrink_coefficient(variant, slot, sigma_r, mu_r, Q, M, norm_prime, phi_cap, U, sched, t,
+                                             ext, first, i)
         if not (0 < phi <= 1):
             raise ValueError("shrinking coefficient phi must lie in (0, 1]")
         if phi != 1:
             core.scale(E, phi)
         core.log(ext, first, C_PHI, i, phi)
-        core.log(ext, first, C_PHI_CAP, i, _Phi(phi, norm_prime, U))
+        core.log(ext, first, C_PHI_CAP, i, _Phi(phi, norm_prime, U, at_radius))
         core.log(ext, first, C_NORM_PP, i, phi * norm_prime)
         if slot < 0:
             core.log(ext, first, C_R, i, -1.0)

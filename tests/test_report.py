@@ -1,0 +1,92 @@
+"""The report's presentation rules (issue 12 friction points): escaped table cells, identical curves drawn once,
+no text under MIN_FONT points, the hypothesis database kept out of the report folder, one section per finding, and
+no "0 holds" before the first test run."""
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from bounds import report  # noqa: E402
+from bounds.errata import findings  # noqa: E402
+from bounds.report import MIN_FONT, Fragment, md_table, table_problems  # noqa: E402
+
+
+def test_table_cells_are_escaped_and_checked():
+    raw = ["| data | |S_T| |", "|---|---|", "| a | 3 |"]
+    assert len(table_problems("\n".join(raw))) == 2  # the unescaped |S_T| splits the header into 4 cells
+    lines = md_table(["data", "|S_T|"], [["a", 3], ["b|c", "|S|"]])
+    assert table_problems("\n".join(lines)) == []
+    assert lines[0] == "| data | \\|S_T\\| |" and lines[3] == "| b\\|c | \\|S\\| |"
+    assert md_table(["x"], [["already \\| escaped"]])[2] == "| already \\| escaped |"  # not escaped twice
+
+
+def test_identical_curves_are_drawn_once_with_joined_labels(tmp_path, monkeypatch):
+    monkeypatch.setenv("BOUNDLAB_REPORT_DIR", str(tmp_path))
+    nb = Fragment("t", "T")
+    fig, ax = plt.subplots()
+    ax.plot([1, 2, 3], [4, 5, 6], label="Thm 4 preset")
+    ax.plot([1, 2, 3], [4, 5, 6], label="experiments preset")
+    ax.plot([1, 2, 3], [4, 5, 7], label="other")
+    ax.legend()
+    nb.figure(fig, "f.png")
+    labels = [ln.get_label() for ln in ax.get_lines()]
+    assert labels == ["Thm 4 preset = experiments preset", "other"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == labels
+    assert nb.merged == ["Thm 4 preset = experiments preset"] and (tmp_path / "f.png").exists()
+    assert "Identical curves, each drawn once: Thm 4 preset = experiments preset" in nb.write().read_text()
+
+
+def test_no_text_below_the_minimum_size(tmp_path, monkeypatch):
+    monkeypatch.setenv("BOUNDLAB_REPORT_DIR", str(tmp_path))
+    fig, ax = plt.subplots()
+    ax.plot(np.arange(5), np.arange(5), label="a")
+    ax.set_xticks(range(5))
+    ax.set_xticklabels(list("abcde"), fontsize=6)
+    ax.legend(fontsize=6)
+    Fragment("t", "T").figure(fig, "g.png")
+    sizes = [t.get_fontsize() for t in ax.get_xticklabels() + ax.get_legend().get_texts()]
+    assert min(sizes) >= MIN_FONT == 8.0
+
+
+def test_hypothesis_database_stays_out_of_the_report(tmp_path, monkeypatch):
+    """A notebook that runs a hypothesis test leaves no .hypothesis folder beside the report."""
+    nbdir = tmp_path / "nbs"
+    nbdir.mkdir()
+    (nbdir / "hyp.py").write_text(
+        "# %%\nfrom hypothesis import given, strategies as st\nfrom bounds.report import Fragment\n"
+        "nb = Fragment('hyp', 'Hypothesis')\n@given(st.integers())\ndef t(i):\n    assert i == i\n"
+        "t()\nnb.md += ['ran']\nnb.write()\n")
+    monkeypatch.setattr(report, "NOTEBOOK_DIR", nbdir)
+    out = tmp_path / "out"
+    path = report.build_report(out, quick=True)
+    assert "ran" in path.read_text() and not (out / ".hypothesis").exists()
+
+
+def test_errata_section_states_each_finding_once():
+    text = "\n".join(report._errata_section())
+    fs = findings()
+    for f in fs:
+        assert text.count(f"### {f.claim}: {f.id} ({f.kind})") == 1
+        assert text.count(f.erratum["cause"]) == 1
+        for p in f.files:
+            assert text.count(f"`{p.name}` (") == 1
+    assert text.count("### ") == len(fs)
+    assert f"{len(fs)} findings" in text
+
+
+def test_claims_table_before_any_test_run(tmp_path, monkeypatch):
+    monkeypatch.setenv("BOUNDLAB_STATE", str(tmp_path / "none.json"))
+    text = "\n".join(report._claims_table())
+    assert "holds" not in text and "No test run of this exact code is recorded" in text
+    assert table_problems(text) == []
+
+
+@pytest.mark.parametrize("stem", [p.stem for p in report.notebooks()])
+def test_notebooks_use_the_escaping_table_helper(stem):
+    """No notebook writes a table header by hand with a bare |S…| in it (the three tables that broke)."""
+    src = (report.NOTEBOOK_DIR / f"{stem}.py").read_text()
+    assert "| |S" not in src and "| |difference" not in src
