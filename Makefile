@@ -27,7 +27,8 @@ test: $(STAMP)     ## the test suite (hypothesis profile ci), as CI runs it
 test-thorough: $(STAMP)   ## long counterexample hunts (opt-in)
 	$(BLAS1) HYPOTHESIS_PROFILE=thorough $(BIN)/python -m pytest -n 2 -q
 
-bench: $(STAMP)
+bench: $(STAMP)   ## compiled vs generic learner.run on the Forgetron synthetic set (issue 11), then the older benches
+	$(BLAS1) $(BIN)/python benchmarks/bench_compiled.py
 	$(BIN)/python benchmarks/bench_learners.py
 
 clean:

@@ -349,5 +349,22 @@ class KernelExpansion:
             f.refresh()
         return f
 
+    @classmethod
+    def from_state(cls, kernel: Kernel, X: np.ndarray, alpha: np.ndarray, born: np.ndarray, label: np.ndarray,
+                   kdiag: np.ndarray, gram: np.ndarray, norm_sq: float, ops: int,
+                   dim_known: bool = True) -> "KernelExpansion":
+        """An expansion holding the given state slot by slot (the compiled path's final hypothesis; no kernel
+        evaluation, the Gram matrix and the incremental ‖f‖² are taken as given). ``dim_known=False``: no point was
+        ever added (X then has shape (0, 0), as for a fresh expansion)."""
+        n = len(alpha)
+        f = cls(kernel, X.shape[1] if dim_known else None, max(n, 1))
+        if dim_known:
+            f._grow(X.shape[1])
+        if n:
+            f._X[:n], f._alpha[:n], f._born[:n], f._label[:n] = X, alpha, born, label
+            f._kdiag[:n], f._G[:n, :n] = kdiag, gram
+        f._n, f._norm_sq, f._ops = n, norm_sq, ops
+        return f
+
     def __repr__(self) -> str:
         return f"KernelExpansion(n={self._n}, ‖f‖={self.norm:.4g}, kernel={self.kernel.spec()})"

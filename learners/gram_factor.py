@@ -8,7 +8,6 @@ added. The Schur complement also equals det(K_{S∪{x}}) / det(K_S) (claim ALD-D
 from __future__ import annotations
 
 import numpy as np
-from scipy.linalg import cho_solve, solve_triangular
 
 
 class SingularGramError(np.linalg.LinAlgError):
@@ -45,6 +44,8 @@ class GramFactor:
         """l = L⁻¹ k."""
         if self._n == 0:
             return np.empty(0)
+        from scipy.linalg import solve_triangular  # lazy: `import learners` must not load scipy
+
         return solve_triangular(self.L, k, lower=True, check_finite=False)
 
     def schur(self, k: np.ndarray, kxx: float) -> tuple[np.ndarray, float]:
@@ -56,6 +57,8 @@ class GramFactor:
         """K_S⁻¹ b by two triangular solves."""
         if self._n == 0:
             return np.empty(0)
+        from scipy.linalg import cho_solve
+
         return cho_solve((self.L, True), b, check_finite=False)
 
     def append(self, k: np.ndarray, kxx: float, l: np.ndarray | None = None) -> None:

@@ -41,17 +41,18 @@ def register(name: str):
 
 def import_submodules(package: str, skip: tuple[str, ...] = ()) -> None:
     """Import every module of ``package`` (recursively), so that their registration decorators run; the learner,
-    claim and sequence registries all load this way, and a new module needs no edit of a shared file."""
+    claim and sequence registries all load this way, and a new module needs no edit of a shared file. ``skip``:
+    module names left out, each with its submodules."""
     pkg = importlib.import_module(package)
     for mod in pkgutil.walk_packages(pkg.__path__, f"{package}."):
-        if mod.name not in skip:
+        if not any(mod.name == s or mod.name.startswith(s + ".") for s in skip):
             importlib.import_module(mod.name)
 
 
 def _load_all() -> None:
     global _LOADED
     if not _LOADED:
-        import_submodules("learners")
+        import_submodules("learners", skip=("learners.compiled",))  # compiled code loads numba on first use only
         _LOADED = True
 
 
@@ -76,14 +77,19 @@ def accepted_params(name: str) -> list[str]:
     return [p for p in sig.parameters if p not in ("self", "kernel", "args", "kwargs")]
 
 
-def make(name: str, kernel: Any = None, **params: Any) -> OnlineLearner:
-    """Build the learner ``name`` with the paper's parameter names, e.g. ``make("forgetron-self-tuned", B=100)``."""
+def make(name: str, kernel: Any = None, compiled: bool = True, **params: Any) -> OnlineLearner:
+    """Build the learner ``name`` with the paper's parameter names, e.g. ``make("forgetron-self-tuned", B=100)``.
+
+    ``compiled=False`` makes ``run`` take the generic path even where a compiled one exists (learners/compiled)."""
     cls = learner_class(name)
     ok = accepted_params(name)
     unknown = sorted(set(params) - set(ok))
     if unknown:
         raise ValueError(f"learner {name!r} does not take parameter(s) {unknown}; it takes {ok}")
-    return in_balls(cls(kernel=kernel, **params))
+    learner = in_balls(cls(kernel=kernel, **params))
+    if not compiled:
+        learner.compiled = False
+    return learner
 
 
 def exact_params(params: dict) -> dict:

@@ -1,0 +1,118 @@
+"""The compiled float64 fast path of the kernel learners (numba, ``cache=True``): issue 11.
+
+``learner.run(X, y)`` dispatches here (learners/base.py) when the numeric backend is plain float64
+(``learners.numeric.is_float64()``), the learner has a compiled runner below, its kernel is linear, Gaussian or
+normalised polynomial, no observer is attached, and the switch is on: ``BOUNDLAB_COMPILED=0`` in the environment or
+``learners.make(name, ..., compiled=False)`` (the attribute ``learner.compiled``) forces the generic path, which
+stays the reference (and the only path inside ``learners.numeric.high_precision()``).
+
+A compiled run returns the same Trace as the generic one: the same columns (created in the same order), update
+kinds, mistakes and final hypothesis (a KernelExpansion with the same support points in the same slots); floats
+agree to rounding (tests/test_compiled_equivalence.py asserts 1e-12 relative). numba is imported only here, on the
+first compiled run, so ``import learners`` stays light; each learner family compiles on its first use and is cached
+on disk across processes.
+
+Modules: :mod:`.core` (kernel rows, the expansion, trace logging, Cholesky: the shared mechanics), one module per
+family with the algorithm's own rule (:mod:`.perceptron`, :mod:`.ogd`, :mod:`.ahpatron`, :mod:`.pomd`), and
+:mod:`.glue` (Python side: arguments in, Trace out).
+
+Known limits: after a compiled run the learner holds its final hypothesis ``f`` (and BOGD's ``removal_log``), but
+its other counters (M, Q, t̄, the generator state, ...) are those of ``reset``; ``progress`` is not shown; a callable
+φ schedule (Shrinking Perceptron) and an attached ``observer`` take the generic path. Float results differ from the
+generic path by rounding only; on long runs of learners with feedback (the self-tuned and greedy Forgetron) that
+difference grows exponentially, exactly as it does between the generic path on x and on x moved by one ulp.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+from pathlib import Path
+from typing import Any
+
+# learner name -> module of learners.compiled that runs it (imported on first use: numba loads only then)
+RUNNERS = {
+    "perceptron": "perceptron",
+    "remove-oldest": "perceptron",
+    "shrinking-perceptron": "perceptron",
+    "forgetron-basic": "perceptron",
+    "forgetron-self-tuned": "perceptron",
+    "forgetron-greedy": "perceptron",
+    "rbp": "perceptron",
+    "cks": "perceptron",
+    "ogd": "ogd",
+    "bogd": "ogd",
+    "bogd++": "ogd",
+    "ahpatron": "ahpatron",
+    "pomd": "pomd",
+    "pomdr": "pomd",
+}
+
+
+def enabled() -> bool:
+    """False when the environment sets BOUNDLAB_COMPILED=0 (every run then takes the generic path)."""
+    return os.environ.get("BOUNDLAB_COMPILED", "1").strip().lower() not in ("0", "false", "no", "off")
+
+
+def available() -> list[str]:
+    """Names of the learners that have a compiled path."""
+    return list(RUNNERS)
+
+
+_CONFIGURED = False
+
+
+def _configure_cache() -> None:
+    """Point numba's on-disk cache at a directory keyed by a hash of this package's sources (and numba's version).
+
+    numba invalidates a cached function only when *its own* file changes, not when a helper it calls from
+    another file (core.py) does; keying the directory by every source of the package makes any edit start a fresh
+    cache instead of loading stale machine code. NUMBA_CACHE_DIR, when set, is respected as is."""
+    global _CONFIGURED
+    if _CONFIGURED:
+        return
+    _CONFIGURED = True
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    from importlib.metadata import version
+
+    h = hashlib.sha1(version("numba").encode())
+    for src in sorted(Path(__file__).parent.glob("*.py")):
+        h.update(src.name.encode() + src.read_bytes())
+    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "boundlab" / f"numba-{h.hexdigest()[:16]}"
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return  # numba's default locations (next to the sources, or its user-wide fallback)
+    # through the environment, before numba loads: numba re-reads its configuration from it (reload_config)
+    os.environ["NUMBA_CACHE_DIR"] = str(root)
+    import numba
+
+    numba.config.CACHE_DIR = str(root)
+
+
+def _own_draws(learner: Any) -> bool:
+    """True unless the learner's draw hooks (``choose``, ``choose_uniform``) were replaced, e.g. by
+    learners.realisations, which enumerates the draws: the compiled runners draw from ``learner.rng`` themselves,
+    in the order and by the rule of the base class's hooks."""
+    from ..base import OnlineLearner
+
+    if not getattr(learner, "randomized", False):
+        return True
+    return all(name not in vars(learner) and getattr(type(learner), name) is getattr(OnlineLearner, name)
+               for name in ("choose", "choose_uniform"))
+
+
+def run(learner: Any, X, y):
+    """The Trace of ``learner`` on the validated sequence (X, y) by the compiled path, or None when it does not
+    apply (the caller then runs the generic path)."""
+    modname = RUNNERS.get(learner.name)
+    if modname is None or getattr(learner, "observer", None) is not None or not _own_draws(learner):
+        return None
+    _configure_cache()
+    from .glue import kernel_args
+
+    if kernel_args(learner.kernel) is None:
+        return None
+    mod = importlib.import_module(f"{__name__}.{modname}")  # after _configure_cache: decorators pick the cache
+    return mod.run(learner, X, y)

@@ -1,0 +1,411 @@
+"""Compiled (numba, float64) mechanics shared by every compiled learner: kernel rows and the kernel expansion.
+
+This module mirrors :class:`learners.expansion.KernelExpansion` operation for operation (same slot order under
+swap-removal, same incremental ‖f‖² and support-value updates, same refresh schedule ``ops > max(32, n)``), so a
+compiled run ends with the same support set in the same slots as the generic run. The expansion state is the
+named tuple :class:`Exp` of arrays (support points stored transposed, ``XT[j, i]``, so that a kernel row
+is a vectorised loop over i); the scalars live in two small arrays so that helpers can update them in place:
+
+``fs[0]``  ‖f‖² maintained incrementally          ``ns[0]``  n, the number of support points
+``ns[1]``  operations since the last refresh        ``ns[2]``  1 once support values f(x_i) are tracked (``fv``)
+``ns[3]``  points ever added
+
+Kernels are passed as ``(kc, kp)``: ``kc`` 0 linear, 1 Gaussian (``kp[0]`` = −1/(2σ²)), 2 normalised polynomial
+(``kp[0]`` = degree, ``kp[1]`` = c). Trace extras are logged into one float matrix ``ext[column, round]`` (ints
+and bools as floats) with ``first[column]``, the first round a column was written (the generic Trace creates a
+column the first time a learner logs it; the glue in :mod:`learners.compiled` rebuilds that order).
+"""
+from __future__ import annotations
+
+import math
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from ..gram_factor import SingularGramError
+
+Exp = namedtuple("Exp", ["XT", "alpha", "born", "label", "kdiag", "G", "fv", "fs", "ns"])
+
+LINEAR, GAUSSIAN, POLY = 0, 1, 2
+JIT = dict(cache=True, nogil=True, error_model="numpy")
+
+
+def new_expansion(cap: int, d: int) -> Exp:
+    """An empty expansion with room for ``cap`` points of dimension d (grown by doubling when needed)."""
+    cap = max(int(cap), 1)
+    return Exp(np.empty((d, cap)), np.empty(cap), np.empty(cap, np.int64), np.empty(cap), np.empty(cap),
+               np.empty((cap, cap)), np.empty(cap), np.zeros(1), np.zeros(4, np.int64))
+
+
+# ------------------------------------------------------------------ kernels
+# exp on (−708, 0] vectorised: x = k ln2 + r with |r| ≤ ln2/2 (fdlibm's split of ln2, exact k·LN2_HI for |k| < 2¹¹),
+# exp(r) by its Taylor polynomial of degree 13 (truncation < 5e-18 relative), times 2^k from a table; below −708
+# (subnormal results) math.exp. Within 2 ulp of the correctly rounded value: the generic path's numpy exp differs
+# from it by rounding only, which the equivalence tests bound.
+LN2_HI, LN2_LO, LOG2E = 6.93147180369123816490e-01, 1.90821492927058770002e-10, 1.4426950408889634
+_POW2 = np.array([2.0 ** k for k in range(-1100, 1)])
+_POW2_OFF = 1100
+_INV_FACT = np.array([1.0 / math.factorial(k) for k in range(14)])
+
+
+@njit(**JIT)
+def exp_row(v, n):
+    """v[:n] ← exp(v[:n]) for arguments ≤ 0 (the Gaussian kernel's), in a loop the compiler vectorises."""
+    low = 0
+    for i in range(n):
+        low += v[i] < -708.0
+    if low:  # subnormal or zero results: the library exp, element by element
+        for i in range(n):
+            v[i] = math.exp(v[i])
+        return
+    c = _INV_FACT
+    tab = _POW2
+    for i in range(n):
+        x = v[i]
+        kf = math.floor(x * LOG2E + 0.5)
+        r = (x - kf * LN2_HI) - kf * LN2_LO
+        p = c[13]
+        for k in range(12, -1, -1):
+            p = p * r + c[k]
+        v[i] = p * tab[int(kf) + _POW2_OFF]
+
+
+@njit(**JIT)
+def kernel_row(kc, kp, x, XT, n, out):
+    """out[:n] = [κ(x, X_i)]_i over the support stored transposed (XT[j, i] = X_i[j]), as the generic Kernel.row
+    (the same sums in the same order; exp as above)."""
+    d = x.shape[0]
+    for i in range(n):
+        out[i] = 0.0
+    if kc == GAUSSIAN:
+        for j in range(d):
+            xj, col = x[j], XT[j]
+            for i in range(n):
+                diff = col[i] - xj
+                out[i] += diff * diff
+        for i in range(n):
+            out[i] *= kp[0]
+        exp_row(out, n)
+    elif kc == LINEAR:
+        for j in range(d):
+            xj, col = x[j], XT[j]
+            for i in range(n):
+                out[i] += col[i] * xj
+    else:
+        deg = int(kp[0])
+        c = kp[1]
+        xx = 0.0
+        for j in range(d):
+            xx += x[j] * x[j]
+        dx = (c + xx) ** deg
+        for i in range(n):
+            s = 0.0
+            q = 0.0
+            for j in range(d):
+                s += XT[j, i] * x[j]
+                q += XT[j, i] * XT[j, i]
+            out[i] = (c + s) ** deg / math.sqrt(dx * (c + q) ** deg)
+
+
+@njit(**JIT)
+def kxx(kc, kp, x):
+    """κ(x, x): 1 for the unit-diagonal kernels, ‖x‖² for the linear one."""
+    if kc == LINEAR:
+        s = 0.0
+        for j in range(x.shape[0]):
+            s += x[j] * x[j]
+        return s
+    return 1.0
+
+
+# Reductions may be reassociated (vectorised): sums then differ from numpy's (BLAS) order by rounding only, which
+# the generic path's own result depends on as well (its BLAS kernel is chosen per CPU).
+REDUCE = dict(JIT, fastmath={"reassoc", "contract"})
+
+
+@njit(**REDUCE)
+def dot(a, b, n):
+    s = 0.0
+    for i in range(n):
+        s += a[i] * b[i]
+    return s
+
+
+# ------------------------------------------------------------------ expansion
+@njit(**JIT)
+def evaluate(E, kc, kp, x, row):
+    """f(x), filling row[:n] with the kernel row (reused by a following ``add``)."""
+    n = E.ns[0]
+    if n == 0:
+        return 0.0
+    kernel_row(kc, kp, x, E.XT, n, row)
+    return dot(E.alpha, row, n)
+
+
+@njit(**JIT)
+def refresh(E):
+    """‖f‖² = αᵀGα (and the tracked support values Gα) recomputed from scratch (G is symmetric: rows of G)."""
+    n = E.ns[0]
+    a, G = E.alpha, E.G
+    s = 0.0
+    track = E.ns[2]
+    for j in range(n):
+        v = dot(G[j], a, n)
+        if track:
+            E.fv[j] = v
+        s += v * a[j]
+    E.fs[0] = max(s, 0.0)
+    E.ns[1] = 0
+
+
+@njit(**JIT)
+def norm_sq(E):
+    """‖f‖², refreshed exactly every max(32, n) operations as KernelExpansion.norm_sq does."""
+    if E.ns[1] > max(32, E.ns[0]):
+        refresh(E)
+    return max(E.fs[0], 0.0)
+
+
+@njit(**JIT)
+def norm(E):
+    return math.sqrt(norm_sq(E))
+
+
+@njit(**JIT)
+def grow(E):
+    """A copy of E with twice the capacity (the generic expansion's doubling)."""
+    n = E.ns[0]
+    cap = 2 * E.alpha.shape[0]
+    XT = np.empty((E.XT.shape[0], cap))
+    G = np.empty((cap, cap))
+    XT[:, :n] = E.XT[:, :n]
+    G[:n, :n] = E.G[:n, :n]
+    alpha, born, label = np.empty(cap), np.empty(cap, np.int64), np.empty(cap)
+    kdiag, fv = np.empty(cap), np.empty(cap)
+    alpha[:n], born[:n], label[:n], kdiag[:n], fv[:n] = E.alpha[:n], E.born[:n], E.label[:n], E.kdiag[:n], E.fv[:n]
+    return Exp(XT, alpha, born, label, kdiag, G, fv, E.fs, E.ns)
+
+
+@njit(**JIT)
+def add(E, x, coef, row, kx, born, label, fx):
+    """Append x with coefficient coef (row = its kernel row over the support, fx = f(x) before); return its slot.
+    Call ``reserve`` first when the capacity may be exhausted."""
+    n = E.ns[0]
+    E.XT[:, n] = x
+    E.alpha[n] = coef
+    E.born[n] = born
+    E.label[n] = label
+    E.kdiag[n] = kx
+    for i in range(n):
+        E.G[n, i] = row[i]
+        E.G[i, n] = row[i]
+    E.G[n, n] = kx
+    E.ns[0] = n + 1
+    E.ns[3] += 1
+    E.fs[0] += 2 * coef * fx + coef * coef * kx
+    if E.ns[2]:
+        for i in range(n):
+            E.fv[i] += coef * row[i]
+        E.fv[n] = fx + coef * kx
+    E.ns[1] += 1
+    return n
+
+
+@njit(**JIT)
+def reserve(E):
+    """E itself, or a grown copy when it is full (call before ``add``)."""
+    if E.ns[0] == E.alpha.shape[0]:
+        return grow(E)
+    return E
+
+
+@njit(**JIT)
+def remove(E, i):
+    """Remove slot i; the last point moves into it (KernelExpansion.remove)."""
+    n = E.ns[0]
+    a = E.alpha[i]
+    G = E.G
+    f_xi = E.fv[i] if E.ns[2] else dot(G[i], E.alpha, n)
+    E.fs[0] += -2 * a * f_xi + a * a * E.kdiag[i]
+    last = n - 1
+    if E.ns[2]:
+        for j in range(n):
+            E.fv[j] -= a * G[i, j]
+        E.fv[i] = E.fv[last]
+    if i != last:
+        E.XT[:, i] = E.XT[:, last]
+        E.alpha[i] = E.alpha[last]
+        E.born[i] = E.born[last]
+        E.label[i] = E.label[last]
+        E.kdiag[i] = E.kdiag[last]
+        for j in range(n):
+            G[i, j] = G[last, j]
+        for j in range(n):
+            G[j, i] = G[j, last]
+        G[i, i] = G[last, last]
+    E.ns[0] = last
+    E.ns[1] += 1
+
+
+@njit(**JIT)
+def scale(E, c):
+    """f ← c f."""
+    n = E.ns[0]
+    for i in range(n):
+        E.alpha[i] *= c
+    E.fs[0] *= c * c
+    if E.ns[2]:
+        for i in range(n):
+            E.fv[i] *= c
+
+
+@njit(**JIT)
+def set_coef(E, i, value):
+    """α_i ← value with ‖f‖² (and support values) kept up to date in O(n)."""
+    n = E.ns[0]
+    delta = value - E.alpha[i]
+    if delta == 0:
+        return
+    f_xi = E.fv[i] if E.ns[2] else dot(E.G[i], E.alpha, n)
+    E.fs[0] += 2 * delta * f_xi + delta * delta * E.kdiag[i]
+    E.alpha[i] = value
+    if E.ns[2]:
+        for j in range(n):
+            E.fv[j] += delta * E.G[i, j]
+    E.ns[1] += 1
+
+
+@njit(**JIT)
+def set_alpha(E, new):
+    """Replace every coefficient (O(n²) refresh)."""
+    for i in range(E.ns[0]):
+        E.alpha[i] = new[i]
+    refresh(E)
+
+
+@njit(**JIT)
+def restrict(E, keep, new_alpha):
+    """Keep the slots ``keep`` in that order with coefficients new_alpha (KernelExpansion.restrict); O(n²)."""
+    m = keep.shape[0]
+    XT, G = E.XT[:, keep].copy(), E.G.copy()
+    born, label, kdiag = E.born[keep].copy(), E.label[keep].copy(), E.kdiag[keep].copy()
+    for a in range(m):
+        E.XT[:, a] = XT[:, a]
+        E.born[a], E.label[a], E.kdiag[a], E.alpha[a] = born[a], label[a], kdiag[a], new_alpha[a]
+        for b in range(m):
+            E.G[a, b] = G[keep[a], keep[b]]
+    E.ns[0] = m
+    refresh(E)
+
+
+@njit(**JIT)
+def support_values(E):
+    """f(x_i) at every support point (tracked from the first call on, as KernelExpansion.support_values)."""
+    n = E.ns[0]
+    if not E.ns[2]:
+        for i in range(n):
+            E.fv[i] = dot(E.G[i], E.alpha, n)
+        E.ns[2] = 1
+    return E.fv[:n]
+
+
+@njit(**JIT)
+def argmin_oldest(E, v, n):
+    """The slot with the smallest v, ties to the smallest insertion round (ShrinkRemovePerceptron.argmin_oldest)."""
+    m = v[0]
+    for i in range(1, n):
+        if v[i] < m:
+            m = v[i]
+    best = -1
+    for i in range(n):
+        if v[i] == m and (best < 0 or E.born[i] < E.born[best]):
+            best = i
+    return best
+
+
+@njit(**JIT)
+def oldest(E):
+    """np.argmin(born): the first slot of smallest insertion round."""
+    best = 0
+    for i in range(1, E.ns[0]):
+        if E.born[i] < E.born[best]:
+            best = i
+    return best
+
+
+# ------------------------------------------------------------------ trace
+@njit(**JIT)
+def log(ext, first, c, t, v):
+    """Record value v of extra column c on round index t."""
+    ext[c, t] = v
+    if first[c] < 0:
+        first[c] = t
+
+
+@njit(**JIT)
+def finish_round(E, i, fx, kind, scores, kinds, sizes, norms):
+    """The core columns of round index i (score, kind code, size and ‖f‖ after the round)."""
+    scores[i] = fx
+    kinds[i] = kind
+    sizes[i] = E.ns[0]
+    norms[i] = norm(E)
+
+
+# ------------------------------------------------------------------ linear algebra
+@njit(**JIT)
+def cholesky_solve(A, b):
+    """x with A x = b for a symmetric positive definite A (Cholesky A = L Lᵀ, then two triangular solves; the
+    compiled counterpart of scipy's cho_factor/cho_solve used by KernelExpansion.projection_coefficients).
+    Raises on a matrix that is not positive definite, as LAPACK's factorisation does."""
+    m = A.shape[0]
+    L = np.zeros((m, m))
+    for j in range(m):
+        s = A[j, j] - dot(L[j], L[j], j)
+        if not s > 0:
+            raise np.linalg.LinAlgError("matrix is not positive definite")
+        L[j, j] = math.sqrt(s)
+        for i in range(j + 1, m):
+            L[i, j] = (A[i, j] - dot(L[i], L[j], j)) / L[j, j]
+    z = np.empty(m)
+    for i in range(m):
+        z[i] = (b[i] - dot(L[i], z, i)) / L[i, i]
+    x = np.empty(m)
+    for i in range(m - 1, -1, -1):
+        s = z[i]
+        for k in range(i + 1, m):
+            s -= L[k, i] * x[k]
+        x[i] = s / L[i, i]
+    return x
+
+
+@njit(**JIT)
+def forward(L, k, n, out):
+    """out[:n] = L⁻¹ k (forward substitution with the lower-triangular factor L[:n, :n])."""
+    for i in range(n):
+        out[i] = (k[i] - dot(L[i], out, i)) / L[i, i]
+
+
+@njit(**JIT)
+def backward(L, z, n, out):
+    """out[:n] = L⁻ᵀ z."""
+    for i in range(n - 1, -1, -1):
+        s = z[i]
+        for k in range(i + 1, n):
+            s -= L[k, i] * out[k]
+        out[i] = s / L[i, i]
+
+
+@njit(**JIT)
+def factor_from_gram(E, L):
+    """L[:n, :n] ← the Cholesky factor of the support Gram matrix (GramFactor.from_gram); raises when the Gram
+    matrix is not positive definite."""
+    n = E.ns[0]
+    G = E.G
+    for j in range(n):
+        s = G[j, j] - dot(L[j], L[j], j)
+        if not s > 0:
+            raise SingularGramError("support Gram matrix is not positive definite")
+        L[j, j] = math.sqrt(s)
+        for i in range(j + 1, n):
+            L[i, j] = (G[i, j] - dot(L[i], L[j], j)) / L[j, j]

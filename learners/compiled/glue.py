@@ -1,0 +1,72 @@
+"""Python side of the compiled path: kernel arguments in, a :class:`learners.trace.Trace` out."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..expansion import KernelExpansion
+from ..kernels import Gaussian, Kernel, Linear, Polynomial
+from ..trace import Trace
+from .core import GAUSSIAN, LINEAR, POLY, Exp
+
+FLOAT, INT, BOOL = "f", "i", "b"
+
+
+def kernel_args(kernel: Kernel) -> "tuple[int, np.ndarray] | None":
+    """(kc, kp) for the compiled kernel row, or None for a kernel the compiled path does not know."""
+    if type(kernel) is Gaussian:
+        return GAUSSIAN, np.array([-0.5 / kernel.sigma**2, 0.0])
+    if type(kernel) is Linear:
+        return LINEAR, np.zeros(2)
+    if type(kernel) is Polynomial:
+        return POLY, np.array([float(kernel.degree), float(kernel.c)])
+    return None
+
+
+def columns(spec: Sequence[tuple[str, str]], T: int) -> tuple[np.ndarray, np.ndarray]:
+    """(ext, first) for the extras of ``spec`` [(name, kind)]: rows prefilled with the Trace's defaults
+    (NaN for floats, −1 for ints, False for bools)."""
+    ext = np.empty((len(spec), T))
+    for c, (_, kind) in enumerate(spec):
+        ext[c] = np.nan if kind == FLOAT else (-1.0 if kind == INT else 0.0)
+    return ext, np.full(len(spec), -1, dtype=np.int64)
+
+
+def extras(spec: Sequence[tuple[str, str]], ext: np.ndarray, first: np.ndarray) -> dict[str, np.ndarray]:
+    """The extra columns that were logged at least once, in the order the generic Trace creates them (the round
+    first logged, then ``spec`` order, which lists the columns in the order a round logs them)."""
+    out = {}
+    for c in sorted(np.flatnonzero(first >= 0), key=lambda c: (first[c], c)):
+        name, kind = spec[c]
+        out[name] = ext[c].copy() if kind == FLOAT else (ext[c].astype(np.int64) if kind == INT else ext[c] != 0)
+    return out
+
+
+def expansion(kernel: Kernel, E: Exp) -> KernelExpansion:
+    """The final hypothesis as a KernelExpansion (same slots, Gram matrix, ‖f‖² and operation count)."""
+    n = int(E.ns[0])
+    return KernelExpansion.from_state(kernel, E.XT[:, :n].T, E.alpha[:n], E.born[:n], E.label[:n], E.kdiag[:n],
+                                      E.G[:n, :n], float(E.fs[0]), int(E.ns[1]), dim_known=bool(E.ns[3]))
+
+
+def kinds(local: np.ndarray, names: Sequence[str]) -> tuple[np.ndarray, tuple]:
+    """Remap local kind codes (names[0] = "none") to the generic Trace's: "none" is 0, the others numbered in
+    the order they first occur."""
+    present = [c for c in range(1, len(names)) if np.any(local == c)]
+    present.sort(key=lambda c: int(np.argmax(local == c)))
+    table = np.zeros(len(names), dtype=np.int16)
+    for code, c in enumerate(present, start=1):
+        table[c] = code
+    return table[local], ("none",) + tuple(names[c] for c in present)
+
+
+def trace(learner: Any, y: np.ndarray, scores, local_kinds, kind_names, sizes, norms, spec, ext, first,
+          E: Exp) -> Trace:
+    """Assemble the Trace and leave the learner holding its final hypothesis, as a generic run does."""
+    kind, names = kinds(local_kinds, kind_names)
+    yhat = np.where(scores > 0, 1, np.where(scores < 0, -1, learner.zero_label)).astype(np.int8)
+    learner.f = expansion(learner.kernel, E)
+    learner.t = len(y)
+    return Trace(learner.name, dict(learner.describe_params()), learner.kernel.spec(), scores, y.copy(), yhat,
+                 kind, names, sizes, norms, extras(spec, ext, first), learner.hypothesis())
