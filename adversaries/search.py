@@ -59,6 +59,7 @@ MAX_WITNESSES = 3
 MAX_REPLAYS = 6
 ENGINES = ("structured", "hypothesis", "local")
 FLOAT_ONLY_DIR = "float-only"
+SCREEN_ITERS = 60  # dual-ascent iterations per oracle solve when screening (loose but certified bounds)
 
 
 # --------------------------------------------------------------------------------------------------- the summary
@@ -148,7 +149,7 @@ class Problem:
         kw = dict(kernel=cand.kernel, learner=cand.learner, params=cand.params)
         if comparator is not None:
             return self.calc.check(cand.X, cand.y, comparator=comparator, **kw)
-        with quick_oracle("screen") as stats:
+        with quick_oracle("screen", iters=SCREEN_ITERS) as stats:
             res = self.calc.check(cand.X, cand.y, **kw)
         if stats["quick"]:
             self.summary.screened += 1

@@ -33,22 +33,29 @@ from .oracle import Comparator, HingeOracle, OracleResult, hinge
 RTOL = 1e-6  # the cvxpy path accepts a solution whose certified gap is within 1e-6 · max(1, |value|)
 
 
-def _inner(oracle: HingeOracle, a: np.ndarray, c_s: float, U: float) -> tuple[np.ndarray, np.ndarray, float]:
-    """(β, f*(a) on the data, ‖f*(a)‖) for the inner minimiser of g at a (see the module docstring)."""
-    u = oracle.y * a
-    Ku = oracle.K @ u
-    vn = math.sqrt(max(float(u @ Ku), 0.0))
-    if c_s > 0 and vn <= 2 * c_s * U:
-        s = 1.0 / (2 * c_s)
-    elif vn > 0 and math.isfinite(U):
-        s = U / vn
-    else:
-        s = 0.0
-    return s * u, s * Ku, s * vn
+class _Dual:
+    """g(a), ∇g(a) and the inner minimiser f*(a) at one point a, from one product K(y∘a) (module docstring)."""
+
+    __slots__ = ("a", "g", "beta", "values")
+
+    def __init__(self, oracle: HingeOracle, a: np.ndarray, c_s: float, U: float):
+        u = oracle.y * a
+        Ku = oracle.K @ u
+        vv = max(float(u @ Ku), 0.0)
+        vn = math.sqrt(vv)
+        if c_s > 0 and vn <= 2 * c_s * U:
+            s, inner = 1.0 / (2 * c_s), -vv / (4 * c_s)
+        elif math.isfinite(U):
+            s, inner = (U / vn if vn > 0 else 0.0), c_s * U * U - U * vn
+        else:  # c_s = 0 and U = inf is refused by the oracle
+            s, inner = 0.0, (0.0 if vn == 0 else -math.inf)
+        self.a, self.g = a, float(a.sum()) + inner
+        self.beta, self.values = s * u, s * Ku
 
 
-def _upper(oracle: HingeOracle, beta: np.ndarray, values: np.ndarray, c_L: float, c_s: float, U: float):
-    """The explicit comparator β with its value c_L·L_T + c_s‖f‖², kept inside the ball ‖f‖ ≤ U."""
+def _upper(oracle: HingeOracle, d: _Dual, c_L: float, c_s: float, U: float) -> tuple[float, Comparator]:
+    """The explicit comparator f*(a) with its value c_L·L_T + c_s‖f‖², kept inside the ball ‖f‖ ≤ U."""
+    beta, values = d.beta, d.values
     norm = math.sqrt(max(float(beta @ values), 0.0))
     if norm > U:
         r = U / norm
@@ -58,54 +65,54 @@ def _upper(oracle: HingeOracle, beta: np.ndarray, values: np.ndarray, c_L: float
 
 
 def quick_solve(oracle: HingeOracle, c_L: float, c_s: float, U: float, iters: int = 400,
-                rtol: float = RTOL) -> tuple[OracleResult, bool]:
-    """Accelerated projected dual ascent on g over [0, c_L]^T; returns (result, converged).
+                rtol: float = RTOL, start: "np.ndarray | None" = None) -> tuple[OracleResult, bool]:
+    """Accelerated projected dual ascent on g over [0, c_L]^T from ``start`` (a warm start; default c_L/2 in every
+    coordinate); returns (result, converged).
 
-    ``result.value`` is the value at an explicit comparator, ``result.lower`` = max over the iterates of g(a)
-    (certified); converged means value − lower ≤ rtol·max(1, |value|)."""
+    ``result.value`` is the value at an explicit comparator and ``result.lower`` = g at the best iterate, evaluated
+    by ``HingeOracle.dual_value`` (certified); converged means value − lower ≤ rtol·max(1, |value|). The best
+    iterate is kept on the oracle (``oracle.quick_start``) to warm-start the next solve on the same data (the
+    branch and bound over radii solves a sequence of neighbouring problems)."""
     T = len(oracle.y)
-    zero = Comparator(np.zeros(T), np.zeros(T), float(T), 0.0)
-    best_val, best_comp = c_L * T, zero  # f = 0
+    best_val = c_L * T  # f = 0
+    best_comp = Comparator(np.zeros(T), np.zeros(T), float(T), 0.0)
     if T == 0 or c_L == 0:
         return OracleResult(best_val, min(best_val, 0.0), best_comp, "quick (trivial)"), True
     lmax = float(oracle._sqrt_lam.max() ** 2) if oracle._sqrt_lam.size else 0.0
-    a = np.full(T, c_L * 0.5)
-    best_low = oracle.dual_value(a, c_L, c_s, U)
-    prev, t_mom, g_prev = a.copy(), 1.0, best_low
+    a0 = np.full(T, 0.5 * c_L) if start is None or len(start) != T else np.clip(start, 0.0, c_L)
+    cur = best = _Dual(oracle, a0, c_s, U)
+    prev_a, t_mom = a0, 1.0
     step = (2 * c_s / lmax) if (c_s > 0 and lmax > 0) else 1.0 / max(lmax, 1e-12)
-    tol = rtol * max(1.0, abs(best_val))
     n = 0
     for n in range(1, iters + 1):
-        beta, vals, _ = _inner(oracle, a, c_s, U)
-        val, comp = _upper(oracle, beta, vals, c_L, c_s, U)
+        val, comp = _upper(oracle, cur, c_L, c_s, U)
         if val < best_val:
             best_val, best_comp = val, comp
-        grad = 1.0 - oracle.y * vals
+        grad = 1.0 - oracle.y * cur.values
         while True:  # backtracking: accept the step when g does not decrease
-            cand = np.clip(a + step * grad, 0.0, c_L)
-            g_c = oracle.dual_value(cand, c_L, c_s, U)
-            if g_c >= g_prev - 1e-15 * max(1.0, abs(g_prev)) or step < 1e-14:
+            nxt = _Dual(oracle, np.clip(cur.a + step * grad, 0.0, c_L), c_s, U)
+            if nxt.g >= cur.g - 1e-15 * max(1.0, abs(cur.g)) or step < 1e-14:
                 break
             step *= 0.5
-        if g_c > best_low:
-            best_low = g_c
-        tol = rtol * max(1.0, abs(best_val))
-        if best_val - best_low <= tol:
+        if nxt.g > best.g:
+            best = nxt
+        if best_val - best.g <= rtol * max(1.0, abs(best_val)):
             break
         t_next = 0.5 * (1 + math.sqrt(1 + 4 * t_mom * t_mom))
         mom = (t_mom - 1) / t_next
-        if g_c < g_prev:  # restart the momentum
+        if nxt.g < cur.g:  # restart the momentum
             mom, t_next = 0.0, 1.0
-        a = np.clip(cand + mom * (cand - prev), 0.0, c_L)
-        prev, t_mom, g_prev = cand, t_next, oracle.dual_value(a, c_L, c_s, U)
+        cur = _Dual(oracle, np.clip(nxt.a + mom * (nxt.a - prev_a), 0.0, c_L), c_s, U) if mom > 0 else nxt
+        prev_a, t_mom = nxt.a, t_next
         step *= 1.5
-    lower = min(best_low, best_val)
-    return OracleResult(best_val, lower, best_comp, f"quick dual ascent ({n} iterations)"), \
-        best_val - lower <= tol
+    oracle.quick_start = best.a
+    lower = min(oracle.dual_value(best.a, c_L, c_s, U), best_val)
+    ok = best_val - lower <= rtol * max(1.0, abs(best_val))
+    return OracleResult(best_val, lower, best_comp, f"quick dual ascent ({n} iterations)"), ok
 
 
 @contextlib.contextmanager
-def quick_oracle(mode: str = "exact"):
+def quick_oracle(mode: str = "exact", iters: int = 400):
     """Every HingeOracle solve inside the block tries :func:`quick_solve` first (see the module docstring); yields
     a dict counting the quick solves, those that converged and the cvxpy fallbacks."""
     if mode not in ("exact", "screen"):
@@ -116,7 +123,7 @@ def quick_oracle(mode: str = "exact"):
     def solve(self, c_L, c_s, U):
         if U == 0 or self.R.shape[0] == 0:
             return original(self, c_L, c_s, U)
-        res, ok = quick_solve(self, c_L, c_s, U)
+        res, ok = quick_solve(self, c_L, c_s, U, iters=iters, start=getattr(self, "quick_start", None))
         stats["quick"] += 1
         stats["converged"] += int(ok)
         if ok or mode == "screen":
