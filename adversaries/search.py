@@ -175,6 +175,9 @@ class Problem:
             s.discarded += 1
             return None
         except Exception as exc:  # a solver or numerical failure on this candidate: count it, keep hunting
+            if type(exc).__name__ == "NotSeparableError":  # outside Assumption 2 (separable data): discarded
+                s.discarded += 1
+                return None
             s.errors += 1
             if len(s.notes) < 5:
                 s.notes.append(f"{engine}: {type(exc).__name__}: {str(exc)[:200]}")
