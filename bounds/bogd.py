@@ -186,35 +186,51 @@ class BOGDUnbiased(Claim):
         le, cap = p["lam"] * p["eta"], p["gamma"] * p["eta"]
         worst, where = 0.0, -1
         parts = dict.fromkeys(self.DEFECTS, 0.0)
-        for rec in learner.removal_log:
+        for rec in learner.removal_log:  # nm.bmax: also defined on overlapping balls (certified replay)
             d = self._defects(rec, le, cap)
             for k, v in d.items():
-                parts[k] = max(parts.get(k, 0.0), v)
-            if max(d.values()) > worst:
-                worst, where = max(d.values()), rec["t"]
-        raw = np.array([float(v) for v in tr["p_min_raw"]]) if "p_min_raw" in tr else np.array([np.nan])
-        neg = float(np.nanmax(-raw)) if np.any(np.isfinite(raw)) else 0.0
-        if neg > worst:
-            worst, where = neg, int(np.nanargmax(-raw)) + 1
-        parts["p_i >= 0 (printed p)"] = max(neg, 0.0)
-        return ctx.result(max(worst, 0.0), 0.0, {**parts, "worst round": where,
-                                                 "removals": len(learner.removal_log)}, tol=1e-9)
+                parts[k] = nm.bmax(parts.get(k, 0.0), v)
+            worst_here = nm.bmax(*d.values())
+            if nm.upper(worst_here) > nm.upper(worst):
+                where = rec["t"]
+            worst = nm.bmax(worst, worst_here)
+        raw = [v for v in tr["p_min_raw"] if not _is_nan(v)] if "p_min_raw" in tr else []
+        neg = nm.bmax(*[-v for v in raw]) if raw else 0.0
+        if raw and nm.upper(neg) > nm.upper(worst):
+            where = next(t + 1 for t, v in enumerate(tr["p_min_raw"]) if not _is_nan(v) and -v is not None
+                         and nm.upper(-v) >= nm.upper(neg))
+        worst = nm.bmax(worst, neg)
+        parts["p_i >= 0 (printed p)"] = nm.nonneg(neg)
+        return ctx.result(nm.nonneg(worst), 0.0, {**parts, "worst round": where,
+                                                  "removals": len(learner.removal_log)}, tol=1e-9)
 
     @staticmethod
     def _defects(rec: dict, le: float, cap: float) -> dict:
+        """The defects of one removal round (relative to max |α|), in the backend's numbers (balls when certified:
+        nm.bmax / nm.bmin / nm.nonneg are defined on overlapping balls)."""
         p, a_, new, i = rec["p"], rec["alpha"], rec["alpha_new"], rec["i"]
-        scale = max(float(np.max(np.abs(a_))), 1e-300)
+        scale = nm.bmax(*[abs(v) for v in a_], 1e-300)
         a = (1 - le) / (le * (1 - p)) * a_
         b = (le - p) / (le * (1 - p)) * a_
         Z = np.zeros(len(p))
         Z[i] = 1.0
-        eq7 = np.minimum(a_ - le * (b + a * Z), cap)
-        return {"eq6 |a p + b - alpha|": float(np.max(np.abs(a * p + b - a_))) / scale,
-                "eq8 |alpha_ik - lam eta (a+b)|": float(abs(a_[i] - le * (a[i] + b[i]))) / scale,
-                "a_i >= 0": float(max(-np.min(a), 0.0)) / scale,
-                "eq10 = pi(eq7)": float(np.max(np.abs(eq7 - new))) / scale,
-                "sum p = 1": float(abs(np.sum(p) - 1.0)),
-                "p_i >= 0 (sampled p)": float(max(-np.min(p), 0.0))}
+        eq7 = [nm.bmin(v, cap) for v in a_ - le * (b + a * Z)]
+        return {"eq6 |a p + b - alpha|": nm.bmax(*[abs(v) for v in a * p + b - a_]) / scale,
+                "eq8 |alpha_ik - lam eta (a+b)|": abs(a_[i] - le * (a[i] + b[i])) / scale,
+                "a_i >= 0": nm.nonneg(-nm.bmin(*a)) / scale,
+                "eq10 = pi(eq7)": nm.bmax(*[abs(u - v) for u, v in zip(eq7, new)]) / scale,
+                "sum p = 1": abs(sum(p) - 1),
+                "p_i >= 0 (sampled p)": nm.nonneg(-nm.bmin(*p))}
+
+
+def _is_nan(v) -> bool:
+    """A NaN placeholder of a trace column (float, mpf or ball)."""
+    if isinstance(v, nm.Ball):
+        return v.a.is_nan()
+    try:
+        return math.isnan(v)
+    except TypeError:
+        return False
 
 
 @claim
@@ -242,24 +258,26 @@ class BOGDSkewness(Claim):
         tr = learner.run(ctx.X, ctx.y)
         printed = ctx.claim_params["reading"] == "printed"
         worst, where = 0.0, -1
-        H_trace = np.array([float(v) for v in tr["H"]]) if "H" in tr else np.array([])
+        H_trace = np.asarray(tr["H"]) if "H" in tr else np.array([])
         consistency = 0.0
         for rec in learner.removal_log:
             a, k = rec["alpha"], rec["kdiag"]
             B = len(a)
-            scale = max(float(B * np.max(a * a * k)), 1e-300)
-            H = (B * float(np.sum(a * a * k)) - float(np.sum(a * np.sqrt(k))) ** 2) / scale
-            consistency = max(consistency, abs(H * scale - float(H_trace[rec["t"] - 1])) / scale)
-            c = a if printed else a * np.sqrt(k)
-            spread = float(np.max(c) - np.min(c)) / max(float(np.max(np.abs(c))), 1e-300)
-            d = max(-H, 0.0)
-            if abs(H) <= self.ZERO and spread > 1e-6:
-                d = max(d, spread)
-            if spread == 0.0 and abs(H) > 1e-9:
-                d = max(d, abs(H))
-            if d > worst:
-                worst, where = d, rec["t"]
-        return ctx.result(max(worst, consistency), 0.0,
+            scale = nm.bmax(*(B * a * a * k), 1e-300)
+            H = (B * np.sum(a * a * k) - np.sum(a * nm.sqrt(k)) ** 2) / scale
+            consistency = nm.bmax(consistency, abs(H * scale - H_trace[rec["t"] - 1]) / scale)
+            c = a if printed else a * nm.sqrt(k)
+            spread = (nm.bmax(*c) - nm.bmin(*c)) / nm.bmax(*[abs(v) for v in c], 1e-300)
+            zero, unequal = (0, 0) if nm.is_ball() else (self.ZERO, 1e-6)  # certified: H = 0 and spread > 0 exactly
+            d = nm.nonneg(-H)
+            if abs(H) <= zero and spread > unequal:
+                d = nm.bmax(d, spread)
+            if spread == 0 and abs(H) > zero:
+                d = nm.bmax(d, abs(H))
+            if nm.upper(d) > nm.upper(worst):
+                where = rec["t"]
+            worst = nm.bmax(worst, d)
+        return ctx.result(nm.bmax(worst, consistency), 0.0,
                           {"worst round": where, "trace H consistency": consistency,
                            "removals": len(learner.removal_log), "reading": ctx.claim_params["reading"]}, tol=1e-9)
 
@@ -267,6 +285,8 @@ class BOGDSkewness(Claim):
 # ------------------------------------------------------------------------------------------ expectations (E)
 class _ExpectationClaim(Claim):
     claim_params = dict(MC_PARAMS)
+    uncertifiable = ("the left side is an expectation over the learner's sampling, estimated by Monte Carlo with a "
+                     "Student-t interval: a statistical statement, not a proof (bounds.certify)")
 
     def preconditions(self, ctx):
         n = ctx.claim_params["seeds"]

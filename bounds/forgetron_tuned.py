@@ -281,6 +281,9 @@ class RBPExpectation(Claim):
     assumed as in the Perceptron bounds of 000.
     """
 
+    uncertifiable = ("E[M] is estimated by Monte Carlo over the learner's seeds with a confidence interval: a "
+                     "statistical statement, not a proof (bounds.certify)")
+
     id = "RBP-E"
     learners = ("rbp",)
     claim_params = {"gamma": 2.0, "U": None, "seeds": 30, "confidence": 0.95}

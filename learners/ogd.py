@@ -120,8 +120,12 @@ class _BoundedOGD(_HingeOGD):
 
     def _sample(self, p: np.ndarray) -> int:
         """One index drawn from p (inverse CDF with one uniform draw; p sums to 1 up to rounding)."""
+        u = self.rng.random()
+        if nm.is_ball():  # the same draw, located among the certified cumulative sums (a tie raises Uncertain)
+            c = np.cumsum(np.asarray(p, dtype=object))
+            return next((i for i, ci in enumerate(c) if ci > u * c[-1]), len(c) - 1)
         c = np.cumsum(np.asarray(p, dtype=float))
-        return int(min(np.searchsorted(c, self.rng.random() * c[-1], side="right"), len(c) - 1))
+        return int(min(np.searchsorted(c, u * c[-1], side="right"), len(c) - 1))
 
     def _round(self, t, x, y):
         fx, row, grad = self._margin(x, y)
@@ -163,9 +167,8 @@ class _BoundedOGD(_HingeOGD):
         H = len(alpha) * (alpha * alpha * kdiag).sum() - (alpha * sqk).sum() ** 2
         if len(self.removal_log) < self.removal_log_limit:
             self.removal_log.append({
-                "t": self.t, "p": np.array(p, dtype=float), "alpha": np.array(alpha, dtype=float),
-                "alpha_new": np.array(new, dtype=float), "kdiag": np.array(kdiag, dtype=float), "i": i,
-                "lam_eta": float(self.lam * self.eta)})
+                "t": self.t, "p": np.array(p), "alpha": np.array(alpha), "alpha_new": np.array(new),
+                "kdiag": np.array(kdiag), "i": i, "lam_eta": self.lam * self.eta})
         self.log("removal", True)
         self.log("i_k", i)
         self.log("p_chosen", p[i])
