@@ -58,6 +58,8 @@ MAX_T_CAP = 400
 MAX_WITNESSES = 3
 MAX_REPLAYS = 6
 ENGINES = ("structured", "hypothesis", "local")
+CLOCKS = {"wall": time.monotonic, "cpu": time.process_time}
+_now = time.monotonic  # the clock of the running hunt (hunt(clock=...)); one hunt per process at a time
 FLOAT_ONLY_DIR = "float-only"
 SCREEN_ITERS = 60  # dual-ascent iterations per oracle solve when screening (loose but certified bounds)
 
@@ -86,6 +88,7 @@ class HuntSummary:
     engines: dict = field(default_factory=dict)
     generators: dict = field(default_factory=dict)
     screened: int = 0
+    wall_seconds: float = 0.0
     best: dict = field(default_factory=dict)
     notes: list = field(default_factory=list)
 
@@ -140,7 +143,7 @@ class Problem:
         self._last_print = time.monotonic()
 
     def time_left(self) -> float:
-        return self.deadline - time.monotonic()
+        return self.deadline - _now()
 
     def check(self, cand: Candidate, comparator: Any = None):
         """The claim's verdict on a candidate: screened by the quick oracle first (see the module docstring)."""
@@ -316,10 +319,10 @@ def _drop_rounds(prob: Problem, cand: Candidate, stop: float) -> Candidate:
     """Drop rounds (halves, then single rounds from the end backwards) while the claim stays violated."""
     best = cand
     chunk = max(1, best.T // 2)
-    while chunk >= 1 and time.monotonic() < stop and best.T > 1:
+    while chunk >= 1 and _now() < stop and best.T > 1:
         improved = False
         start = best.T - chunk
-        while start >= 0 and time.monotonic() < stop and best.T > 1:
+        while start >= 0 and _now() < stop and best.T > 1:
             keep = np.r_[0:start, start + chunk:best.T]
             if len(keep):
                 c = _still_violated(prob, best, best.X[keep], best.y[keep])
@@ -335,7 +338,7 @@ def _drop_dims(prob: Problem, cand: Candidate, stop: float) -> Candidate:
     """Drop coordinates while the claim stays violated."""
     best = cand
     j = best.X.shape[1] - 1
-    while j >= 0 and best.X.shape[1] > 1 and time.monotonic() < stop:
+    while j >= 0 and best.X.shape[1] > 1 and _now() < stop:
         c = _still_violated(prob, best, np.delete(best.X, j, axis=1), best.y)
         if c is not None:
             best = c
@@ -346,10 +349,10 @@ def _drop_dims(prob: Problem, cand: Candidate, stop: float) -> Candidate:
 def _simplify_params(prob: Problem, cand: Candidate, stop: float) -> Candidate:
     """Parameters back to their defaults or rounded, while the claim stays violated (SearchSpace.shrink_params)."""
     best, changed = cand, True
-    while changed and time.monotonic() < stop:
+    while changed and _now() < stop:
         changed = False
         for p in prob.space.shrink_params(best.params, best.learner):
-            if time.monotonic() >= stop:
+            if _now() >= stop:
                 break
             c = _still_violated(prob, best, best.X, best.y, params=p)
             if c is not None:
@@ -360,7 +363,7 @@ def _simplify_params(prob: Problem, cand: Candidate, stop: float) -> Candidate:
 
 def minimise(prob: Problem, cand: Candidate, seconds: float) -> Candidate:
     """Shrink a violation: rounds, then dimensions, then parameters, within ``seconds``."""
-    stop = time.monotonic() + seconds
+    stop = _now() + seconds
     if cand.y is not None and cand.T > 0:
         cand = _drop_rounds(prob, cand, stop)
         cand = _drop_dims(prob, cand, stop)
@@ -415,10 +418,10 @@ def _weights(prob: Problem) -> dict[str, float]:
 
 def run_structured(prob: Problem, seconds: float, rng: np.random.Generator) -> None:
     """Configurations drawn from the search space × sequences from the generators, for ``seconds``."""
-    stop = time.monotonic() + seconds
+    stop = _now() + seconds
     w = _weights(prob)
     names, p = list(w), np.array(list(w.values())) / sum(w.values())
-    while time.monotonic() < stop and prob.time_left() > 0:
+    while _now() < stop and prob.time_left() > 0:
         cfg = prob.space.sample(rng) if rng.random() < 0.8 else dict(prob.default_cfg)
         if not prob.calc.needs_sequence:
             prob.evaluate(cfg, None, None, "structured", "params")
@@ -447,13 +450,13 @@ def run_hypothesis(prob: Problem, seconds: float, seed: int) -> None:
     from hypothesis import HealthCheck, Phase, given, settings, target
     from hypothesis import seed as hseed
 
-    stop = time.monotonic() + seconds
+    stop = _now() + seconds
     cfg = prob.default_cfg
     one = prob.space.kernels[0] if len(prob.space.kernels) == 1 else None
     strategy = kernel_and_sequence(kernel=one, min_T=1, max_T=_max_T(cfg["params"]))
     k = 0
-    while time.monotonic() < stop:
-        done0, t0 = prob.summary.engines.get("hypothesis", 0), time.monotonic()
+    while _now() < stop:
+        done0, t0 = prob.summary.engines.get("hypothesis", 0), _now()
         per = getattr(prob, "_eval_cost", 0.05)
         n = int(min(500, max(10, (stop - t0) / max(per, 1e-3))))
 
@@ -462,7 +465,7 @@ def run_hypothesis(prob: Problem, seconds: float, seed: int) -> None:
                   suppress_health_check=list(HealthCheck), print_blob=False)
         @given(strategy)
         def search(draw):
-            if time.monotonic() > stop:
+            if _now() > stop:
                 return
             kernel, X, y = draw
             c = prob.evaluate({**cfg, "kernel": kernel}, X, y, "hypothesis")
@@ -472,7 +475,7 @@ def run_hypothesis(prob: Problem, seconds: float, seed: int) -> None:
         search()
         done = prob.summary.engines.get("hypothesis", 0) - done0
         if done:
-            prob._eval_cost = (time.monotonic() - t0) / done
+            prob._eval_cost = (_now() - t0) / done
         k += 1
 
 
@@ -557,14 +560,15 @@ def _searchable(calc, learner) -> bool:
 
 def hunt(claim_id: str, learner: str | None = None, seconds: float = 60, out_dir: "str | Path" = "witnesses",
          seed: int = 0, kernel: str | None = None, params: dict | None = None, progress: bool = False,
-         engines: tuple[str, ...] = ENGINES) -> HuntSummary:
+         engines: tuple[str, ...] = ENGINES, clock: str = "wall") -> HuntSummary:
     """Search ``seconds`` for a violation of ``claim_id``; write a witness JSON for each one the certified replay
     confirms (see the module docstring).
 
     ``learner`` fixes the learner (default: drawn among the claim's learners); ``kernel`` (a spec) fixes the
     kernel, otherwise it is drawn too; ``params`` fixes those parameters (the others are drawn from the claim's and
     learner's declarations). Raises ValueError for an unknown claim, a claim with nothing to vary, or a learner the
-    claim is not about.
+    claim is not about. ``clock="cpu"`` measures ``seconds`` in CPU time of this process (a hunt on a shared
+    machine then gets the compute it was given, however long that takes on the wall clock).
     """
     import bounds
 
@@ -581,7 +585,12 @@ def hunt(claim_id: str, learner: str | None = None, seconds: float = 60, out_dir
                          f"has no parameter to search: there is nothing to hunt; run `boundlab check {claim_id}`")
     if kernel is not None:
         kernel = parse_kernel(kernel).spec()
-    start = time.monotonic()
+    global _now
+    if clock not in CLOCKS:
+        raise ValueError(f"hunt: clock must be one of {', '.join(CLOCKS)}, got {clock!r}")
+    _now = CLOCKS[clock]
+    wall0 = time.monotonic()
+    start = _now()
     first = learner or (calc.learners[0] if calc.learners else None)
     base = default_params(claim_id, first, kernel, params)
     space = SearchSpace.for_claim(calc, learner, kernel, params)
@@ -589,7 +598,7 @@ def hunt(claim_id: str, learner: str | None = None, seconds: float = 60, out_dir
     summary = HuntSummary(claim_id, learner or first, float(seconds), kernel=kernel, params=dict(base))
     share_min = min(0.2 * seconds, 30.0)  # kept for certifying and writing witnesses (only once one is found)
     prob = Problem(claim_id, space, default_cfg, start + seconds, summary, progress)
-    budget = max(0.0, seconds - share_min - (time.monotonic() - start))
+    budget = max(0.0, seconds - share_min - (_now() - start))
     rng = np.random.default_rng(seed)
     if not calc.needs_sequence:
         engines = tuple(e for e in engines if e != "hypothesis") or ("structured",)
@@ -601,7 +610,8 @@ def hunt(claim_id: str, learner: str | None = None, seconds: float = 60, out_dir
     if "local" in engines:
         run_local(prob, share_min, rng)
     _certify_all(prob, Path(out_dir), share_min)
-    summary.seconds = time.monotonic() - start
+    summary.seconds = _now() - start
+    summary.wall_seconds = time.monotonic() - wall0
     if progress:
         print(file=sys.stderr)
     return summary
@@ -627,7 +637,7 @@ def _certify_all(prob: Problem, out_dir: Path, seconds: float) -> None:
     for n, (cand, engine) in enumerate(chosen):
         if len(s.witnesses) >= MAX_WITNESSES:
             break
-        left = max(prob.deadline - time.monotonic(), 0.0)
+        left = max(prob.deadline - _now(), 0.0)
         if n >= MAX_WITNESSES and left <= 0:
             break
         small = minimise(prob, cand, max(left, seconds) / (2 * (len(chosen) - n)))

@@ -7,8 +7,11 @@ Where an owner declares none yet, two stand-ins apply, in this order:
 1. :data:`INTERIM`: declarations written here from the claims' printed hypotheses (ranges and the boundary points
    the statements single out) for the claims whose owners have not declared ``PARAMS`` yet. An owner's own
    ``PARAMS`` always wins; an entry here is dead once its owner declares them and should then be deleted;
-2. :func:`inferred`: from a default value alone: a numeric default d > 0 spans (0, 10·d] (an integer [1, 10·d])
-   with boundary points {d, d/2, 2d} (integers {1, 2, 3, d}); a string or None keeps its default.
+2. for a *learner* parameter, :func:`inferred` from its default value alone: a numeric default d > 0 spans
+   (0, 10·d] (an integer [1, 10·d]) with boundary points {d, d/2, 2d} (integers {1, 2, 3, d}); a string or None
+   keeps its default. An undeclared *claim* parameter is never searched: it may be part of the statement (a
+   threshold such as AHP-TAB3's T_min, AHP-T4S's B_min, a reading) rather than a range, and drawing it would
+   check a different statement (a false alarm).
 
 A sample is a dict ``{"learner", "kernel", "params"}``; it always starts from the claim's ``hunt_params`` (the
 preset that makes a hunt meet the theorem), and parameters a space keeps fixed are not sampled.
@@ -106,6 +109,11 @@ def inferred(name: str, default: Any) -> Param:
     return Param(name, "float", d, 0.0, 10 * d, True, False, boundary=(d, d / 2, 2 * d))
 
 
+def _fixed(p: Param) -> Param:
+    return Param(p.name, p.kind, p.default, p.low, p.high, p.low_open, p.high_open, p.finite, p.choices,
+                 p.none_ok, p.boundary, p.doc, search=False)
+
+
 def _declared(owner: Any, key: str) -> "tuple[Param, ...] | None":
     own = getattr(owner, "PARAMS", None)
     if own:
@@ -125,8 +133,8 @@ def declarations(calc, learner: "str | None") -> tuple[Param, ...]:
     claim_decl = _declared(calc, calc.id) or ()
     for p in claim_decl:
         out[p.name] = p
-    for k, v in calc.claim_params.items():
-        out.setdefault(k, inferred(k, v))
+    for k, v in calc.claim_params.items():  # undeclared claim parameters are kept: they may be part of the
+        out.setdefault(k, _fixed(inferred(k, v)))  # statement (a threshold, a reading), not a range to search
     if learner is not None:
         cls = learners.learner_class(learner)
         for p in _declared(cls, learner) or ():

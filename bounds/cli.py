@@ -151,7 +151,7 @@ def cmd_campaign(args) -> int:
     from adversaries.campaign import campaign
 
     rows = campaign(args.claims or None, seconds=args.seconds, workers=args.workers, out_dir=args.out,
-                    scheduler=args.scheduler, seed=args.seed, progress=not args.json)
+                    scheduler=args.scheduler, seed=args.seed, progress=not args.json, clock=args.clock)
     if args.json:
         print(json.dumps(rows, indent=1, default=str))
     else:
@@ -214,6 +214,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scheduler", metavar="ADDRESS", help="a Dask distributed scheduler, e.g. tcp://host:8786")
     p.add_argument("--out", required=True, help="folder for the table (campaign.md, .json) and the witnesses")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                   help="measure --seconds on the wall clock (default) or in CPU time of each worker")
     p.add_argument("--json", action="store_true")
     p.set_defaults(fn=cmd_campaign)
 

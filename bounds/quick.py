@@ -12,8 +12,9 @@ its hinge loss and norm, recomputed from the Gram matrix, give an upper value. B
 closes the gap between the two in O(T²) per iteration, no solver involved.
 
 :func:`quick_solve` returns the two values when their gap is within ``rtol`` (the same acceptance as the cvxpy path,
-1e-6 relative) and None otherwise. :func:`quick_oracle` is a context manager that makes every ``HingeOracle``
-solve inside it try the quick path first:
+1e-6 relative) and None otherwise. :func:`quick_oracle` is a context manager that makes every float64
+``HingeOracle`` solve inside it try the quick path first (a certified re-evaluation in ball arithmetic,
+bounds.certify, re-evaluates the quick path's explicit comparator and multipliers like those of cvxpy):
 
 * ``mode="exact"``: fall back to cvxpy when the quick path has not converged, so verdicts are those of the oracle;
 * ``mode="screen"``: never call cvxpy; return the quick bounds as they stand. Both ends are still certified (the
@@ -77,7 +78,8 @@ def quick_solve(oracle: HingeOracle, c_L: float, c_s: float, U: float, iters: in
     best_val = c_L * T  # f = 0
     best_comp = Comparator(np.zeros(T), np.zeros(T), float(T), 0.0)
     if T == 0 or c_L == 0:
-        return OracleResult(best_val, min(best_val, 0.0), best_comp, "quick (trivial)"), True
+        return OracleResult(best_val, min(best_val, 0.0), best_comp, "quick (trivial)",
+                            multipliers=np.full(T, float(c_L))), True
     lmax = float(oracle._sqrt_lam.max() ** 2) if oracle._sqrt_lam.size else 0.0
     a0 = np.full(T, 0.5 * c_L) if start is None or len(start) != T else np.clip(start, 0.0, c_L)
     cur = best = _Dual(oracle, a0, c_s, U)
@@ -108,7 +110,7 @@ def quick_solve(oracle: HingeOracle, c_L: float, c_s: float, U: float, iters: in
     oracle.quick_start = best.a
     lower = min(oracle.dual_value(best.a, c_L, c_s, U), best_val)
     ok = best_val - lower <= rtol * max(1.0, abs(best_val))
-    return OracleResult(best_val, lower, best_comp, f"quick dual ascent ({n} iterations)"), ok
+    return OracleResult(best_val, lower, best_comp, f"quick dual ascent ({n} iterations)", multipliers=best.a), ok
 
 
 @contextlib.contextmanager
@@ -117,7 +119,7 @@ def quick_oracle(mode: str = "exact", iters: int = 400):
     a dict counting the quick solves, those that converged and the cvxpy fallbacks."""
     if mode not in ("exact", "screen"):
         raise ValueError(f"quick_oracle: mode must be 'exact' or 'screen', got {mode!r}")
-    original = HingeOracle._solve
+    original = HingeOracle._solve_float
     stats = {"quick": 0, "converged": 0, "cvxpy": 0}
 
     def solve(self, c_L, c_s, U):
@@ -131,11 +133,11 @@ def quick_oracle(mode: str = "exact", iters: int = 400):
         stats["cvxpy"] += 1
         return original(self, c_L, c_s, U)
 
-    HingeOracle._solve = solve
+    HingeOracle._solve_float = solve
     try:
         yield stats
     finally:
-        HingeOracle._solve = original
+        HingeOracle._solve_float = original
 
 
 __all__ = ["RTOL", "quick_oracle", "quick_solve"]

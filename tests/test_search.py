@@ -177,7 +177,7 @@ def test_unconfirmed_violations_go_to_float_only_folder(toys, tmp_path, monkeypa
     def fake_replay(w, *a, **k):
         if failure == "crash":
             raise FloatingPointError("replay blew up")
-        rep = errata.Replay(w, None, confirmed=None)
+        rep = errata.Replay(w, None)  # no certificate: not confirmed
         rep.detail.append("float64 only")
         return rep
 
@@ -290,3 +290,20 @@ def test_blind_hunt_rediscovers_symbolic_erratum(tmp_path):
     assert s.confirmed >= 1 and s.engines.get("structured", 0) > 0
     w = Witness.load(s.witnesses[0])
     assert w.X == [] and replay(s.witnesses[0]).confirmed is True
+
+
+def test_undeclared_claim_params_are_never_drawn():
+    """A claim parameter without a declaration may be part of the statement (AHP-TAB3's T_min): drawing it would
+    check another statement, so the space keeps it at its default; learner parameters are still drawn."""
+
+    class Undeclared(ToyBoundary):
+        id = "TOY-UNDECLARED"
+        PARAMS = ()
+        claim_params = {"T_min": 1000}
+        learners = ("forgetron-basic",)
+
+    space = SearchSpace.for_claim(Undeclared())
+    rng = np.random.default_rng(3)
+    drawn = [space.sample(rng)["params"] for _ in range(100)]
+    assert all("T_min" not in p for p in drawn)
+    assert any("B" in p for p in drawn)
