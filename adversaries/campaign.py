@@ -21,7 +21,9 @@ from __future__ import annotations
 import json
 import math
 import os
+import signal
 import sys
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -121,6 +123,8 @@ def _run_local(tasks: list[tuple], workers: int, seconds: float, grace: float, p
                 os.environ[k] = v
     rows: dict[str, dict] = {}
     pending = {t[0]: pool.apply_async(hunt_task, t) for t in tasks}
+    main = threading.current_thread() is threading.main_thread()
+    saved_handler = signal.signal(signal.SIGTERM, _interrupt) if main else None  # stop the workers on SIGTERM too
     # each worker runs ⌈n/K⌉ hunts of `seconds`; allow `grace` for start-up and a check that overruns
     # (no wall-clock limit when the budgets are CPU time: a shared machine may stretch them arbitrarily)
     deadline = time.monotonic() + math.ceil(len(tasks) / workers) * (seconds + grace) + grace \
@@ -135,9 +139,15 @@ def _run_local(tasks: list[tuple], workers: int, seconds: float, grace: float, p
     finally:
         pool.terminate()
         pool.join()
+        if main:
+            signal.signal(signal.SIGTERM, saved_handler)
     for cid in pending:
         rows[cid] = asdict(Row(cid, "timed out"))
     return [rows[t[0]] for t in tasks]
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt(f"signal {signum}")
 
 
 def _run_dask(tasks: list[tuple], scheduler: str, progress: Progress) -> list[dict]:

@@ -307,3 +307,24 @@ def test_undeclared_claim_params_are_never_drawn():
     drawn = [space.sample(rng)["params"] for _ in range(100)]
     assert all("T_min" not in p for p in drawn)
     assert any("B" in p for p in drawn)
+
+
+def test_hunt_is_blind_to_the_errata_registry(tmp_path, monkeypatch):
+    """Nothing the hunt does opens a file under bounds/witnesses/ (the registry it must rediscover blind)."""
+    import builtins
+    import pathlib
+
+    from bounds.errata import WITNESS_DIR
+
+    real_open, real_read = builtins.open, pathlib.Path.read_text
+    root = str(WITNESS_DIR.resolve())
+
+    def guarded(path):
+        if str(pathlib.Path(path).resolve()).startswith(root):
+            raise AssertionError(f"the hunt read {path}")
+
+    monkeypatch.setattr(builtins, "open", lambda f, *a, **k: (guarded(f) if isinstance(f, (str, pathlib.Path))
+                                                              else None) or real_open(f, *a, **k))
+    monkeypatch.setattr(pathlib.Path, "read_text", lambda self, *a, **k: guarded(self) or real_read(self, *a, **k))
+    s = search.hunt("OMM-K2", seconds=3, out_dir=tmp_path, seed=1)
+    assert s.tried > 0 and s.confirmed >= 1
