@@ -61,7 +61,7 @@ ENGINES = ("structured", "hypothesis", "local")
 CLOCKS = {"wall": time.monotonic, "cpu": time.process_time}
 _now = time.monotonic  # the clock of the running hunt (hunt(clock=...)); one hunt per process at a time
 FLOAT_ONLY_DIR = "float-only"
-SCREEN_ITERS = 60  # dual-ascent iterations per oracle solve when screening (loose but certified bounds)
+SCREEN_ITERS = 25  # dual-ascent iterations per oracle solve when screening (loose but certified bounds)
 
 
 # --------------------------------------------------------------------------------------------------- the summary

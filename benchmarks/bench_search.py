@@ -69,6 +69,7 @@ def bench(claim_id: str, n: int, seed: int) -> dict:
     def plain(c):
         return calc.check(c.X, c.y, kernel=c.kernel, learner=c.learner, params=c.params)
 
+    verdict(plain, cands[0]), verdict(prob.check, cands[0])  # warm-up (imports, caches), untimed
     before, after, cpu_b, cpu_a = [], [], 0.0, 0.0
     for c in cands:  # interleaved, CPU time of this process: robust to a loaded, shared machine
         t0 = time.process_time()
