@@ -149,7 +149,7 @@ class Problem:
         """The claim's verdict on a candidate: screened by the quick oracle first (see the module docstring)."""
         from bounds.quick import quick_oracle
 
-        kw = dict(kernel=cand.kernel, learner=cand.learner, params=cand.params)
+        kw = dict(kernel=cand.kernel, learner=cand.learner, params=cand.params, certify=False)
         if comparator is not None:
             return self.calc.check(cand.X, cand.y, comparator=comparator, **kw)
         with quick_oracle("screen", iters=SCREEN_ITERS) as stats:
@@ -294,14 +294,16 @@ def oracle_comparator(calc, cand: Candidate):
         return None, res
     comp = getattr(res, "comparator_f", None)  # set by bounds.oracle.against_comparators
     if comp is not None:
-        res2 = calc.check(cand.X, cand.y, kernel=cand.kernel, learner=learner, params=params, comparator=comp)
+        res2 = calc.check(cand.X, cand.y, kernel=cand.kernel, learner=learner, params=params, comparator=comp,
+                          certify=False)
         if res2.holds is False:
             return comp, res2
     with _capture_oracle() as seen:
-        calc.check(cand.X, cand.y, kernel=cand.kernel, learner=learner, params=params)
+        calc.check(cand.X, cand.y, kernel=cand.kernel, learner=learner, params=params, certify=False)
     for oracle, ores in reversed(seen):
         comp = ores.comparator.expansion(oracle.X, oracle.kernel)
-        res2 = calc.check(cand.X, cand.y, kernel=cand.kernel, learner=learner, params=params, comparator=comp)
+        res2 = calc.check(cand.X, cand.y, kernel=cand.kernel, learner=learner, params=params, comparator=comp,
+                          certify=False)
         if res2.holds is False:
             return comp, res2
     return None, res

@@ -293,6 +293,18 @@ class Claim:
     def entry(self) -> CatalogEntry:
         return BY_ID[self.id]
 
+    #: Why no verdict of this claim can be certified (e.g. a Monte Carlo estimate); None when it can.
+    uncertifiable: ClassVar[str | None] = None
+
+    def uncertified_reason(self, res: ClaimResult) -> str | None:
+        """Why ``res`` cannot be certified (None: bounds.certify may try); default :attr:`uncertifiable`."""
+        return self.uncertifiable
+
+    def certify_params(self, res: ClaimResult) -> dict:
+        """The parameters of the certified re-derivation (default: those of ``res``; an expectation claim asks for
+        its exact mode)."""
+        return res.params
+
     def preconditions(self, ctx: Context) -> None:
         """Check the claim's hypotheses with ``ctx.require``; the default checks none beyond the common ones."""
 

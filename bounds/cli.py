@@ -107,7 +107,7 @@ def cmd_check(args) -> int:
             print(rep.float_result)
             for d in rep.detail:
                 print(f"  replay: {d}")
-            print(f"  violation confirmed at high precision: {rep.confirmed}")
+            print(f"  violation certified: {str(rep.confirmed).lower()} ({rep.arithmetic})")
         return 0
     if not args.claim:
         raise UsageError("give a CLAIM id (or --witness FILE)")
@@ -118,7 +118,7 @@ def cmd_check(args) -> int:
         kernel = "linear" if not claim.unit_kernel or claim.id.startswith(("OMM", "BUD", "PER-TIGHT")) else \
             "gaussian:sigma=1"
     X, y = _sequence_for(args, claim, kernel, params)
-    res = claim.check(X, y, kernel=kernel, learner=args.learner, params=params)
+    res = claim.check(X, y, kernel=kernel, learner=args.learner, params=params, certify=True)
     if args.save_witness and res.holds is False:
         Witness.from_result(res, X, y, kernel, comparator=res.comparator_f, found_by="boundlab check").save(
             args.save_witness)
@@ -191,7 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--param", action="append", default=[], metavar="k=v",
                    help="learner or claim parameter, the paper's symbol in ASCII (B, U, lam, eps, eta, phi, rho, "
                         "zeta, gamma, c, M, B0, seed)")
-    p.add_argument("--witness", help="replay a witness JSON and confirm it at higher precision")
+    p.add_argument("--witness", help="replay a witness JSON and certify its violation in ball arithmetic")
     p.add_argument("--save-witness", metavar="FILE", help="write a witness JSON when the check finds a violation")
     p.add_argument("--json", action="store_true")
     p.set_defaults(fn=cmd_check)

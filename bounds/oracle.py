@@ -168,8 +168,8 @@ class HingeOracle:
         Every a in the box [0, c_L]^T is dual feasible, so the bound is rigorous once g(a) itself is evaluated
         rigorously: in certified mode ‖v‖² = aᵀYKYa is a ball, and where the branch test of the inner minimum
         cannot be decided the unconstrained minimum −‖v‖²/(4c_s) (a smaller, still valid bound) is used."""
-        with nm.float64():
-            a = np.clip(np.nan_to_num(np.asarray(a, float)), 0.0, c_L)
+        with nm.float64():  # a point of the box [0, c_L]^T for certain (c_L's lower end when it is a ball)
+            a = np.clip(np.nan_to_num(np.asarray(a, float)), 0.0, nm.lower(c_L))
         if nm.is_ball():
             vsq = nm.nonneg(a @ (self.Kb * np.outer(self.y, self.y)) @ a)
             vnorm = nm.sqrt(vsq)
@@ -203,7 +203,7 @@ class HingeOracle:
             raise ValueError("minimise needs c_L ≥ 0, c_s ≥ 0 and U ≥ 0")
         if c_s == 0 and not math.isfinite(U):
             raise ValueError("minimise needs a finite radius U when there is no norm penalty")
-        key = (c_L, c_s, U, "ball" if nm.is_ball() else "float")
+        key = tuple(repr(v) for v in (c_L, c_s, U)) + ("ball" if nm.is_ball() else "float",)
         if key not in self._cache:
             self._cache[key] = self._solve(c_L, c_s, U)
         return self._cache[key]
@@ -214,9 +214,10 @@ class HingeOracle:
         return self._solve_float(c_L, c_s, U)
 
     def _certified(self, c_L, c_s, U) -> OracleResult:
-        """The float64 solve, then its explicit comparator and its dual bound re-evaluated in balls."""
+        """The float64 solve (at the coefficients' midpoints), then its explicit comparator and its dual bound
+        re-evaluated in balls with the exact coefficients."""
         with nm.float64():
-            fres = self._solve_float(c_L, c_s, U)
+            fres = self._solve_float(nm.mid(c_L), nm.mid(c_s), nm.mid(U))
         comp = self.from_beta(fres.comparator.beta)
         if math.isfinite(U) and not nm.upper(comp.norm) <= U:
             comp = self.scaled(comp, U)

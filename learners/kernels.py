@@ -79,7 +79,7 @@ class Linear(Kernel):
     name = "linear"
 
     def matrix(self, A, B):
-        return nm.asarray(A) @ nm.asarray(B).T
+        return nm.matmul(nm.asarray(A), nm.asarray(B).T)
 
     def row(self, x, X):
         return X @ x
@@ -109,8 +109,13 @@ class Gaussian(_UnitDiagonal):
     def matrix(self, A, B):
         A = nm.asarray(A)
         B = nm.asarray(B)
-        if A.dtype == object or B.dtype == object:  # exact squared distances at high precision
-            sq = np.array([[nm.rowdot((b - a)[None, :], (b - a)[None, :])[0] for b in B] for a in A], dtype=object)
+        if nm.is_ball():  # ‖a‖² + ‖b‖² − 2aᵀb with one rigorous arb matrix product (cancellation only widens balls)
+            return nm.gaussian_matrix(A, B, self.sigma)
+        if A.dtype == object or B.dtype == object:  # exact squared distances of differences at high precision
+            sq = np.empty((len(A), len(B)), dtype=object)
+            for i, a in enumerate(A):
+                diff = B - a
+                sq[i] = (diff * diff).sum(axis=1) if B.shape[1] else nm.scalar(0)
             return nm.exp(sq * (-0.5 / self.sigma**2)).reshape(len(A), len(B))
         sq = nm.rowdot(A, A)[:, None] + nm.rowdot(B, B)[None, :] - 2.0 * (A @ B.T)
         np.maximum(sq, 0.0, out=sq)

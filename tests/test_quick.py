@@ -67,9 +67,9 @@ def test_screen_mode_verdicts_never_contradict_the_oracle(claim):
         X, y = _data(10 + i, T, "linear")
         if i % 3 == 0:
             y = rng.choice([-1, 1], size=T)
-        full = calc.check(X, y, kernel="linear")
+        full = calc.check(X, y, kernel="linear", certify=False)
         with quick_oracle("screen", iters=60) as stats:
-            quick = calc.check(X, y, kernel="linear")
+            quick = calc.check(X, y, kernel="linear", certify=False)
         assert stats["quick"] >= 1 and stats["cvxpy"] == 0
         assert quick.lhs == full.lhs
         if quick.holds is not None:
