@@ -22,16 +22,17 @@ full oracle. A candidate outside the claim's hypotheses is discarded and counted
 under ``errors`` with the first messages in ``notes``.
 
 Counting (issue 8, "The hunt"): ``tried`` candidates; ``inconclusive`` ones; ``float_violations`` (holds False in
-float64). A float64 violation is only a candidate: once the search ends (the last 20 % of the time, at most 30 s,
-is kept for this), up to :data:`MAX_REPLAYS` of them (the first, the largest gap, the shortest, then others) are
+float64). A float64 violation is only a candidate: once the search ends (the last 20 % of the time, at most 30 s, is
+kept for this), up to :data:`MAX_REPLAYS` of them (the first, the largest gap, the shortest, then others) are
 minimised (rounds, then dimensions, then parameters), turned into a witness with its explicit comparator, and
-replayed by ``bounds.errata.replay`` (the certified replay). ``confirmed`` counts the witnesses that replay as
-confirmed — only those are written to ``out_dir`` and only they are "violations"; ``float_only`` counts those that
-did not confirm (or whose replay failed), written to ``out_dir/float-only/``. Nothing reads bounds/witnesses/.
+replayed by ``bounds.errata.replay`` (the certified replay, at most :data:`REPLAY_SECONDS` each). ``confirmed``
+counts the witnesses that replay as confirmed — only those are written to ``out_dir`` and only they are
+"violations"; ``float_only`` counts those that did not confirm (or whose replay failed), written to
+``out_dir/float-only/``. Nothing reads bounds/witnesses/.
 
-Default parameters: the claim's ``claim_params`` apply by themselves (Context); a claim may set ``hunt_params``
-(the learner parameters a hunt should start from). Otherwise, when the learner takes a budget ``B`` and none is
-given, the default configuration uses the *smallest* B in :data:`B_LADDER` that passes the claim's preconditions.
+Default parameters: the claim's ``claim_params`` apply by themselves (Context); a claim may set ``hunt_params`` (the learner parameters a hunt should start from). Otherwise,
+when the learner takes a budget ``B`` and none is given, the default configuration uses the *smallest* B in
+:data:`B_LADDER` that passes the claim's preconditions.
 """
 from __future__ import annotations
 
@@ -61,6 +62,7 @@ ENGINES = ("structured", "hypothesis", "local")
 CLOCKS = {"wall": time.monotonic, "cpu": time.process_time}
 _now = time.monotonic  # the clock of the running hunt (hunt(clock=...)); one hunt per process at a time
 FLOAT_ONLY_DIR = "float-only"
+REPLAY_SECONDS = 30.0  # wall-time limit of one certified replay inside a hunt (a longer one counts as float-only)
 SCREEN_ITERS = 25  # dual-ascent iterations per oracle solve when screening (loose but certified bounds)
 
 
@@ -384,6 +386,33 @@ def _witness(prob: Problem, cand: Candidate, engine: str):
                                note=note)
 
 
+class ReplayTimeout(Exception):
+    """The certified replay of one witness ran past REPLAY_SECONDS."""
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float):
+    """Raise ReplayTimeout in the block after ``seconds`` of wall time (SIGALRM: main thread only; elsewhere the
+    block runs unlimited)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def fire(signum, frame):
+        raise ReplayTimeout()
+
+    old = signal.signal(signal.SIGALRM, fire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
 def certify_and_write(prob: Problem, cand: Candidate, engine: str, out_dir: Path, index: int) -> tuple[Path, bool]:
     """Replay the witness of one violation (the certified replay); write it to ``out_dir`` when confirmed, to
     ``out_dir/float-only/`` otherwise. Returns (path, confirmed)."""
@@ -391,8 +420,11 @@ def certify_and_write(prob: Problem, cand: Candidate, engine: str, out_dir: Path
 
     w = _witness(prob, cand, engine)
     try:
-        rep = replay(w)
+        with _time_limit(REPLAY_SECONDS):
+            rep = replay(w)
         confirmed, detail = rep.confirmed is True, "; ".join(rep.detail)
+    except ReplayTimeout:
+        confirmed, detail = False, f"the certified replay did not finish within {REPLAY_SECONDS:g} s"
     except Exception as exc:  # a replay that crashes is not a confirmation
         confirmed, detail = False, f"replay failed: {type(exc).__name__}: {str(exc)[:200]}"
     if not confirmed:
@@ -637,8 +669,8 @@ def _certify_all(prob: Problem, out_dir: Path, seconds: float) -> None:
     s = prob.summary
     chosen = pick_witnesses(prob.found)
     for n, (cand, engine) in enumerate(chosen):
-        if len(s.witnesses) >= MAX_WITNESSES:
-            break
+        if len(s.witnesses) >= MAX_WITNESSES or s.float_only >= MAX_WITNESSES:
+            break  # enough witnesses, or enough evidence that these candidates do not certify
         left = max(prob.deadline - _now(), 0.0)
         if n >= MAX_WITNESSES and left <= 0:
             break

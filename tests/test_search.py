@@ -328,3 +328,17 @@ def test_hunt_is_blind_to_the_errata_registry(tmp_path, monkeypatch):
     monkeypatch.setattr(pathlib.Path, "read_text", lambda self, *a, **k: guarded(self) or real_read(self, *a, **k))
     s = search.hunt("OMM-K2", seconds=3, out_dir=tmp_path, seed=1)
     assert s.tried > 0 and s.confirmed >= 1
+
+
+def test_replay_past_its_time_limit_counts_as_float_only(toys, tmp_path, monkeypatch):
+    import time as _time
+
+    import bounds.errata as errata
+
+    monkeypatch.setattr(search, "REPLAY_SECONDS", 0.2)
+    monkeypatch.setattr(errata, "replay", lambda w, *a, **k: _time.sleep(5))
+    t0 = _time.monotonic()
+    s = search.hunt("TOY-CONST", seconds=2, out_dir=tmp_path, seed=8, kernel="linear", engines=("local",))
+    assert s.confirmed == 0 and s.float_only >= 1 and s.replayed == s.float_only
+    assert _time.monotonic() - t0 < 2 + 3 * 0.2 + 2  # each replay was cut at 0.2 s (at most 3 tried)
+    assert "did not finish within 0.2 s" in Witness.load(s.float_only_files[0]).note
