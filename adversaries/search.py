@@ -62,7 +62,7 @@ ENGINES = ("structured", "hypothesis", "local")
 CLOCKS = {"wall": time.monotonic, "cpu": time.process_time}
 _now = time.monotonic  # the clock of the running hunt (hunt(clock=...)); one hunt per process at a time
 FLOAT_ONLY_DIR = "float-only"
-REPLAY_SECONDS = 30.0  # wall-time limit of one certified replay inside a hunt (a longer one counts as float-only)
+REPLAY_SECONDS = 30.0  # CPU-time limit of one certified replay inside a hunt (a longer one counts as float-only)
 SCREEN_ITERS = 25  # dual-ascent iterations per oracle solve when screening (loose but certified bounds)
 
 
@@ -392,8 +392,8 @@ class ReplayTimeout(Exception):
 
 @contextlib.contextmanager
 def _time_limit(seconds: float):
-    """Raise ReplayTimeout in the block after ``seconds`` of wall time (SIGALRM: main thread only; elsewhere the
-    block runs unlimited)."""
+    """Raise ReplayTimeout in the block after ``seconds`` of CPU time of this process (SIGPROF, so that a loaded,
+    shared machine does not cut a replay short; main thread only, elsewhere the block runs unlimited)."""
     import signal
     import threading
 
@@ -404,13 +404,13 @@ def _time_limit(seconds: float):
     def fire(signum, frame):
         raise ReplayTimeout()
 
-    old = signal.signal(signal.SIGALRM, fire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    old = signal.signal(signal.SIGPROF, fire)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old)
 
 
 def certify_and_write(prob: Problem, cand: Candidate, engine: str, out_dir: Path, index: int) -> tuple[Path, bool]:
@@ -424,7 +424,7 @@ def certify_and_write(prob: Problem, cand: Candidate, engine: str, out_dir: Path
             rep = replay(w)
         confirmed, detail = rep.confirmed is True, "; ".join(rep.detail)
     except ReplayTimeout:
-        confirmed, detail = False, f"the certified replay did not finish within {REPLAY_SECONDS:g} s"
+        confirmed, detail = False, f"the certified replay did not finish within {REPLAY_SECONDS:g} CPU seconds"
     except Exception as exc:  # a replay that crashes is not a confirmation
         confirmed, detail = False, f"replay failed: {type(exc).__name__}: {str(exc)[:200]}"
     if not confirmed:
