@@ -142,6 +142,7 @@ class Problem:
         self.deadline, self.summary, self.progress = deadline, summary, progress
         self.best: Candidate | None = None
         self.found: list[tuple[Candidate, str]] = []
+        self.replay_timeouts = 0
         self._last_print = time.monotonic()
 
     def time_left(self) -> float:
@@ -425,6 +426,7 @@ def certify_and_write(prob: Problem, cand: Candidate, engine: str, out_dir: Path
         confirmed, detail = rep.confirmed is True, "; ".join(rep.detail)
     except ReplayTimeout:
         confirmed, detail = False, f"the certified replay did not finish within {REPLAY_SECONDS:g} CPU seconds"
+        prob.replay_timeouts += 1
     except Exception as exc:  # a replay that crashes is not a confirmation
         confirmed, detail = False, f"replay failed: {type(exc).__name__}: {str(exc)[:200]}"
     if not confirmed:
@@ -669,8 +671,8 @@ def _certify_all(prob: Problem, out_dir: Path, seconds: float) -> None:
     s = prob.summary
     chosen = pick_witnesses(prob.found)
     for n, (cand, engine) in enumerate(chosen):
-        if len(s.witnesses) >= MAX_WITNESSES or s.float_only >= MAX_WITNESSES:
-            break  # enough witnesses, or enough evidence that these candidates do not certify
+        if len(s.witnesses) >= MAX_WITNESSES or s.float_only >= MAX_WITNESSES or prob.replay_timeouts:
+            break  # enough witnesses, or enough evidence that these candidates do not certify (in time)
         left = max(prob.deadline - _now(), 0.0)
         if n >= MAX_WITNESSES and left <= 0:
             break
