@@ -1,29 +1,38 @@
-"""The counterexample search behind ``boundlab hunt``: climb the gap lhs − rhs of a claim until it turns positive.
+"""The counterexample search behind ``boundlab hunt``: climb the gap lhs − rhs of a claim until it turns positive,
+then keep only what an independent replay certifies.
 
-``hunt(claim_id, ...)`` shares a time budget between two engines:
+What is searched (adversaries.spaces): the sequence, and also the claim's and the learner's parameters (declared
+ranges, biased toward boundary points), the learner among ``Claim.learners`` and the kernel. A claim that needs no
+sequence (symbolic, or one that builds its own data) is hunted over its parameters alone.
 
-1. **hypothesis** (first half of the search time): ``@given`` over
-   :func:`adversaries.strategies.kernel_and_sequence` with ``hypothesis.target(lhs − rhs)``, so hypothesis' targeted
-   phase climbs the gap over its own choice sequence;
-2. **local search** (the rest): our own hill climber that starts from the best sequence seen so far and perturbs
-   it (move a point, flip a label, duplicate or near-duplicate a round with either label, insert, delete or swap
-   rounds), keeping a move when the gap does not decrease, with restarts from the best and from fresh sequences.
+``hunt(claim_id, ...)`` shares a time budget between engines:
 
-Every candidate is checked by the claim's own calculator (``bounds.get(claim_id).check``), so a claim of a later
-paper plugs in with no edit here. A candidate outside the claim's hypotheses (PreconditionError, or a sequence the
-learner rejects) is discarded and counted; any other exception on a candidate (a solver failure, a claim-specific
-error) is counted under ``errors`` with the first messages in ``notes``. A violation is ``ClaimResult.holds is
-False``. Once one is found, the last 20% of the time (at most 30 s) is reserved: up to three violations (the first,
-the largest gap, the shortest) are minimised (rounds dropped while the violation persists) and written as witnesses
-(bounds.errata.Witness) into ``out_dir``. For a "for every comparator" claim checked against the oracle,
-the explicit comparator the oracle found is recovered (see :func:`oracle_comparator`), the check is re-run with it
-and the witness stores it, so that ``boundlab check --witness`` / ``bounds.errata.replay`` can confirm it at high
-precision.
+1. **structured** (35 %): configurations drawn from the search space, sequences from the generators of
+   adversaries.generators (random, few points repeated, rational lattices with exact ties, points on a margin,
+   the standard basis, the registered constructions with perturbed parameters, the adaptive adversaries);
+2. **hypothesis** (20 %): ``@given`` over :func:`adversaries.strategies.kernel_and_sequence` at the default
+   configuration with ``hypothesis.target(lhs − rhs)``;
+3. **local search** (the rest): a hill climber from the best candidate so far, perturbing the sequence (move a
+   point, flip a label, duplicate or near-duplicate a round with either label, insert, delete or swap rounds) and
+   now and then the configuration, keeping a move when the gap does not decrease, with restarts.
 
-Default parameters: the claim's ``claim_params`` apply by themselves (Context); a claim may set a class attribute
-``hunt_params`` (dict) to choose the learner parameters a hunt should use. Otherwise, when the learner takes a
-budget ``B`` and none is given, the hunt uses the *smallest* B in :data:`B_LADDER` that passes the claim's
-preconditions (e.g. B = 83 where a theorem needs B ≥ 83), so that the budget actually binds on short sequences.
+Every candidate is checked by the claim's own calculator, first with the quick oracle in screen mode
+(bounds.quick: certified dual bounds without cvxpy) and, unless that already certifies "holds", again with the
+full oracle. A candidate outside the claim's hypotheses is discarded and counted; any other exception is counted
+under ``errors`` with the first messages in ``notes``.
+
+Counting (issue 8, "The hunt"): ``tried`` candidates; ``inconclusive`` ones; ``float_violations`` (holds False in
+float64). A float64 violation is only a candidate: once the search ends (the last 20 % of the time, at most 30 s, is
+kept for this), up to :data:`MAX_REPLAYS` of them (the first, the largest gap, the shortest, then others) are
+minimised (rounds, then dimensions, then parameters), turned into a witness with its explicit comparator, and
+replayed by ``bounds.errata.replay`` (the certified replay, at most :data:`REPLAY_SECONDS` each). ``confirmed``
+counts the witnesses that replay as confirmed — only those are written to ``out_dir`` and only they are
+"violations"; ``float_only`` counts those that did not confirm (or whose replay failed), written to
+``out_dir/float-only/``. Nothing reads bounds/witnesses/.
+
+Default parameters: the claim's ``claim_params`` apply by themselves (Context); a claim may set ``hunt_params`` (the learner parameters a hunt should start from). Otherwise,
+when the learner takes a budget ``B`` and none is given, the default configuration uses the *smallest* B in
+:data:`B_LADDER` that passes the claim's preconditions.
 """
 from __future__ import annotations
 
@@ -41,97 +50,160 @@ import learners
 from learners.base import SequenceError
 from learners.kernels import parse_kernel
 
-from .strategies import KERNEL_SPECS, into_unit_ball, kernel_and_sequence
+from .generators import GENERATORS, generate
+from .spaces import SearchSpace, declarations
+from .strategies import into_unit_ball, kernel_and_sequence
 
 B_LADDER = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 83, 84, 100, 128, 200, 256, 400, 512, 1000)
 MAX_T_CAP = 400
 MAX_WITNESSES = 3
+MAX_REPLAYS = 6
+ENGINES = ("structured", "hypothesis", "local")
+CLOCKS = {"wall": time.monotonic, "cpu": time.process_time}
+_now = time.monotonic  # the clock of the running hunt (hunt(clock=...)); one hunt per process at a time
+FLOAT_ONLY_DIR = "float-only"
+REPLAY_SECONDS = 30.0  # CPU-time limit of one certified replay inside a hunt (a longer one counts as float-only)
+SCREEN_ITERS = 25  # dual-ascent iterations per oracle solve when screening (loose but certified bounds)
 
 
 # --------------------------------------------------------------------------------------------------- the summary
 @dataclass
 class HuntSummary:
-    """What a hunt did: the number of sequences evaluated, the largest gap lhs − rhs, the violations and witnesses."""
+    """What a hunt did. ``violations`` = ``confirmed``: certified violations only (see the module docstring)."""
 
     claim: str
     learner: str | None
     seconds: float
     tried: int = 0
     best_gap: float = -math.inf
-    violations: int = 0
+    confirmed: int = 0
+    float_only: int = 0
+    inconclusive: int = 0
+    float_violations: int = 0
+    replayed: int = 0
     witnesses: list = field(default_factory=list)
+    float_only_files: list = field(default_factory=list)
     discarded: int = 0
     errors: int = 0
     kernel: str | None = None
     params: dict = field(default_factory=dict)
     engines: dict = field(default_factory=dict)
+    generators: dict = field(default_factory=dict)
+    screened: int = 0
+    wall_seconds: float = 0.0
     best: dict = field(default_factory=dict)
     notes: list = field(default_factory=list)
 
+    @property
+    def violations(self) -> int:
+        return self.confirmed
+
     def to_json(self) -> dict:
         out = asdict(self)
+        out["violations"] = self.confirmed
         out["witnesses"] = [str(w) for w in self.witnesses]
-        out["best_gap"] = self.best_gap if math.isfinite(self.best_gap) else None
+        out["float_only_files"] = [str(w) for w in self.float_only_files]
+        out["best_gap"] = self.best_gap if math.isfinite(self.best_gap) else (None if self.best_gap < 0 else "inf")
         return out
+
+    def line(self) -> str:
+        """The one-line summary the CLI prints."""
+        gap = f"{self.best_gap:.6g}" if self.best_gap > -math.inf else "-"
+        return (f"{self.claim} [{self.learner or '-'}]: {self.tried} tried in {self.seconds:.0f} s, largest "
+                f"lhs − rhs = {gap}; confirmed violations = {self.confirmed}, float-only = {self.float_only}, "
+                f"inconclusive = {self.inconclusive}")
 
 
 # -------------------------------------------------------------------------------------------- the evaluated problem
 @dataclass(eq=False)
 class Candidate:
     kernel: str
-    X: np.ndarray
-    y: np.ndarray
+    X: "np.ndarray | None"
+    y: "np.ndarray | None"
+    learner: str | None = None
+    params: dict = field(default_factory=dict)
     gap: float = -math.inf
     result: Any = None
 
+    @property
+    def T(self) -> int:
+        return 0 if self.y is None else len(self.y)
+
 
 class Problem:
-    """One claim with its learner and parameters: evaluates candidates and keeps the score."""
+    """One claim with its search space: evaluates candidates and keeps the score."""
 
-    def __init__(self, claim_id: str, learner: str | None, kernel: str | None, params: dict, deadline: float,
+    def __init__(self, claim_id: str, space: SearchSpace, default_cfg: dict, deadline: float,
                  summary: HuntSummary, progress: bool):
         import bounds
 
         self.calc = bounds.get(claim_id)
-        self.claim_id, self.learner, self.kernel, self.params = claim_id, learner, kernel, params
+        self.claim_id, self.space, self.default_cfg = claim_id, space, default_cfg
         self.deadline, self.summary, self.progress = deadline, summary, progress
         self.best: Candidate | None = None
         self.found: list[tuple[Candidate, str]] = []
+        self.replay_timeouts = 0
         self._last_print = time.monotonic()
 
     def time_left(self) -> float:
-        return self.deadline - time.monotonic()
+        return self.deadline - _now()
 
-    def evaluate(self, kernel: str, X: np.ndarray, y: np.ndarray, engine: str) -> Candidate | None:
-        """Check the claim on one sequence; None when the candidate is outside the claim's hypotheses."""
+    def check(self, cand: Candidate, comparator: Any = None):
+        """The claim's verdict on a candidate: screened by the quick oracle first (see the module docstring)."""
+        from bounds.quick import quick_oracle
+
+        kw = dict(kernel=cand.kernel, learner=cand.learner, params=cand.params, certify=False)
+        if comparator is not None:
+            return self.calc.check(cand.X, cand.y, comparator=comparator, **kw)
+        with quick_oracle("screen", iters=SCREEN_ITERS) as stats:
+            res = self.calc.check(cand.X, cand.y, **kw)
+        if stats["quick"]:
+            self.summary.screened += 1
+            if res.holds is not True:
+                res = self.calc.check(cand.X, cand.y, **kw)
+        return res
+
+    def evaluate(self, cfg: dict, X: "np.ndarray | None", y: "np.ndarray | None", engine: str,
+                 generator: str | None = None) -> Candidate | None:
+        """Check the claim on one candidate; None when it is outside the claim's hypotheses or fails."""
         from bounds.base import PreconditionError
 
-        self.summary.tried += 1
-        self.summary.engines[engine] = self.summary.engines.get(engine, 0) + 1
+        s = self.summary
+        s.tried += 1
+        s.engines[engine] = s.engines.get(engine, 0) + 1
+        if generator:
+            s.generators[generator] = s.generators.get(generator, 0) + 1
+        cand = Candidate(cfg["kernel"], None if X is None else np.asarray(X, float),
+                         None if y is None else np.asarray(y, np.int8), cfg["learner"], dict(cfg["params"]))
         try:
-            res = self.calc.check(X, y, kernel=kernel, learner=self.learner, params=self.params, certify=False)
+            res = self.check(cand)
         except (PreconditionError, SequenceError):
-            self.summary.discarded += 1
+            s.discarded += 1
             return None
         except Exception as exc:  # a solver or numerical failure on this candidate: count it, keep hunting
-            self.summary.errors += 1
-            if len(self.summary.notes) < 5:
-                self.summary.notes.append(f"{engine}: {type(exc).__name__}: {exc}")
+            if type(exc).__name__ == "NotSeparableError":  # outside Assumption 2 (separable data): discarded
+                s.discarded += 1
+                return None
+            s.errors += 1
+            if len(s.notes) < 5:
+                s.notes.append(f"{engine}: {type(exc).__name__}: {str(exc)[:200]}")
             return None
         gap = float(res.lhs) - float(res.rhs)
-        if not math.isfinite(gap):
+        if math.isnan(gap):
             return None
-        cand = Candidate(kernel, np.asarray(X, float), np.asarray(y, np.int8), gap, res)
-        if gap > self.summary.best_gap:
-            self.summary.best_gap = gap
-            self.summary.best = {"T": len(y), "kernel": kernel, "lhs": float(res.lhs), "rhs": float(res.rhs),
-                                 "holds": res.holds, "engine": engine}
+        cand.gap, cand.result = gap, res
+        if res.holds is None:
+            s.inconclusive += 1
+        if gap > s.best_gap:
+            s.best_gap = gap
+            s.best = {"T": cand.T, "kernel": cand.kernel, "learner": cand.learner, "params": cand.params,
+                      "lhs": float(res.lhs), "rhs": float(res.rhs), "holds": res.holds, "engine": engine}
         if self.best is None or gap >= self.best.gap:
             self.best = cand
         if res.holds is False:
-            self.summary.violations += 1
+            s.float_violations += 1
             if engine != "minimise" and len(self.found) < 50:
-                self.found.append((cand, engine))
+                self.found.append((cand, generator or engine))
         self._report()
         return cand
 
@@ -140,7 +212,7 @@ class Problem:
             self._last_print = time.monotonic()
             s = self.summary
             print(f"\rhunt {s.claim}: {s.tried} tried, best lhs − rhs = {s.best_gap:.4g}, "
-                  f"violations = {s.violations}", end="", file=sys.stderr, flush=True)
+                  f"float64 violations = {s.float_violations}", end="", file=sys.stderr, flush=True)
 
 
 # ------------------------------------------------------------------------------------------------- default params
@@ -217,41 +289,49 @@ def _capture_oracle():
             setattr(HingeOracle, name, fn)
 
 
-def oracle_comparator(calc, cand: Candidate, learner: str | None, params: dict):
+def oracle_comparator(calc, cand: Candidate):
     """The explicit comparator (a KernelExpansion) behind a result that used the oracle, and the check re-run with
     it (so the witness's lhs/rhs are those of the explicit comparator); (None, original result) otherwise."""
-    res = cand.result
+    res, learner, params = cand.result, cand.learner, cand.params
     if not (isinstance(res.comparator, dict) and res.comparator.get("kind") == "oracle"):
         return None, res
     comp = getattr(res, "comparator_f", None)  # set by bounds.oracle.against_comparators
     if comp is not None:
-        res2 = calc.check(cand.X, cand.y, kernel=cand.kernel, learner=learner, params=params, comparator=comp, certify=False)
+        res2 = calc.check(cand.X, cand.y, kernel=cand.kernel, learner=learner, params=params, comparator=comp,
+                          certify=False)
         if res2.holds is False:
             return comp, res2
     with _capture_oracle() as seen:
         calc.check(cand.X, cand.y, kernel=cand.kernel, learner=learner, params=params, certify=False)
     for oracle, ores in reversed(seen):
         comp = ores.comparator.expansion(oracle.X, oracle.kernel)
-        res2 = calc.check(cand.X, cand.y, kernel=cand.kernel, learner=learner, params=params, comparator=comp, certify=False)
+        res2 = calc.check(cand.X, cand.y, kernel=cand.kernel, learner=learner, params=params, comparator=comp,
+                          certify=False)
         if res2.holds is False:
             return comp, res2
     return None, res
 
 
 # -------------------------------------------------------------------------------------------------- minimisation
-def minimise(prob: Problem, cand: Candidate, seconds: float) -> Candidate:
+def _still_violated(prob: Problem, cand: Candidate, X, y, learner=None, params=None) -> Candidate | None:
+    cfg = {"kernel": cand.kernel, "learner": cand.learner if learner is None else learner,
+           "params": cand.params if params is None else params}
+    c = prob.evaluate(cfg, X, y, "minimise")
+    return c if c is not None and c.result.holds is False else None
+
+
+def _drop_rounds(prob: Problem, cand: Candidate, stop: float) -> Candidate:
     """Drop rounds (halves, then single rounds from the end backwards) while the claim stays violated."""
-    stop = time.monotonic() + seconds
     best = cand
-    chunk = max(1, len(best.y) // 2)
-    while chunk >= 1 and time.monotonic() < stop and len(best.y) > 1:
+    chunk = max(1, best.T // 2)
+    while chunk >= 1 and _now() < stop and best.T > 1:
         improved = False
-        start = len(best.y) - chunk
-        while start >= 0 and time.monotonic() < stop and len(best.y) > 1:
-            keep = np.r_[0:start, start + chunk:len(best.y)]
+        start = best.T - chunk
+        while start >= 0 and _now() < stop and best.T > 1:
+            keep = np.r_[0:start, start + chunk:best.T]
             if len(keep):
-                c = prob.evaluate(best.kernel, best.X[keep], best.y[keep], "minimise")
-                if c is not None and c.result.holds is False:
+                c = _still_violated(prob, best, best.X[keep], best.y[keep])
+                if c is not None:
                     best, improved = c, True
             start -= chunk
         if not improved:
@@ -259,23 +339,144 @@ def minimise(prob: Problem, cand: Candidate, seconds: float) -> Candidate:
     return best
 
 
-def write_witness(prob: Problem, cand: Candidate, engine: str, out_dir: Path, index: int) -> Path:
-    """Save one violation as a witness JSON (with the explicit comparator when the oracle was used)."""
+def _drop_dims(prob: Problem, cand: Candidate, stop: float) -> Candidate:
+    """Drop coordinates while the claim stays violated."""
+    best = cand
+    j = best.X.shape[1] - 1
+    while j >= 0 and best.X.shape[1] > 1 and _now() < stop:
+        c = _still_violated(prob, best, np.delete(best.X, j, axis=1), best.y)
+        if c is not None:
+            best = c
+        j -= 1
+    return best
+
+
+def _simplify_params(prob: Problem, cand: Candidate, stop: float) -> Candidate:
+    """Parameters back to their defaults or rounded, while the claim stays violated (SearchSpace.shrink_params)."""
+    best, changed = cand, True
+    while changed and _now() < stop:
+        changed = False
+        for p in prob.space.shrink_params(best.params, best.learner):
+            if _now() >= stop:
+                break
+            c = _still_violated(prob, best, best.X, best.y, params=p)
+            if c is not None:
+                best, changed = c, True
+                break
+    return best
+
+
+def minimise(prob: Problem, cand: Candidate, seconds: float) -> Candidate:
+    """Shrink a violation: rounds, then dimensions, then parameters, within ``seconds``."""
+    stop = _now() + seconds
+    if cand.y is not None and cand.T > 0:
+        cand = _drop_rounds(prob, cand, stop)
+        cand = _drop_dims(prob, cand, stop)
+    return _simplify_params(prob, cand, stop)
+
+
+def _witness(prob: Problem, cand: Candidate, engine: str):
     from bounds.errata import Witness
 
-    comp, res = oracle_comparator(prob.calc, cand, prob.learner, prob.params)
-    note = (f"found by boundlab hunt ({engine}); lhs − rhs = {float(res.lhs) - float(res.rhs):.6g} "
+    comp, res = oracle_comparator(prob.calc, cand)
+    note = (f"found by boundlab hunt ({engine}); float64 lhs − rhs = {float(res.lhs) - float(res.rhs):.6g} "
             f"with tolerance {res.tolerance:.3g}")
     if comp is None and isinstance(res.comparator, dict) and res.comparator.get("kind") == "oracle":
-        note += "; the explicit comparator could not be recovered, so the witness replays against the oracle"
-    w = Witness.from_result(res, cand.X, cand.y, cand.kernel, comparator=comp, found_by=f"hunt:{engine}", note=note)
-    learner = (prob.learner or "any").replace("+", "p")
-    return w.save(out_dir / f"{prob.claim_id}-{learner}-{index:02d}-{engine}.json")
+        note += "; the explicit comparator could not be recovered"
+    return Witness.from_result(res, cand.X, cand.y, cand.kernel, comparator=comp, found_by=f"hunt:{engine}",
+                               note=note)
+
+
+class ReplayTimeout(Exception):
+    """The certified replay of one witness ran past REPLAY_SECONDS."""
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float):
+    """Raise ReplayTimeout in the block after ``seconds`` of CPU time of this process (SIGPROF, so that a loaded,
+    shared machine does not cut a replay short; main thread only, elsewhere the block runs unlimited)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def fire(signum, frame):
+        raise ReplayTimeout()
+
+    old = signal.signal(signal.SIGPROF, fire)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old)
+
+
+def certify_and_write(prob: Problem, cand: Candidate, engine: str, out_dir: Path, index: int) -> tuple[Path, bool]:
+    """Replay the witness of one violation (the certified replay); write it to ``out_dir`` when confirmed, to
+    ``out_dir/float-only/`` otherwise. Returns (path, confirmed)."""
+    from bounds.errata import replay
+
+    w = _witness(prob, cand, engine)
+    try:
+        with _time_limit(REPLAY_SECONDS):
+            rep = replay(w)
+        confirmed, detail = rep.confirmed is True, "; ".join(rep.detail)
+    except ReplayTimeout:
+        confirmed, detail = False, f"the certified replay did not finish within {REPLAY_SECONDS:g} CPU seconds"
+        prob.replay_timeouts += 1
+    except Exception as exc:  # a replay that crashes is not a confirmation
+        confirmed, detail = False, f"replay failed: {type(exc).__name__}: {str(exc)[:200]}"
+    if not confirmed:
+        w.note += f"; NOT confirmed by the certified replay: {detail}"
+    learner = (cand.learner or "any").replace("+", "p")
+    name = f"{prob.claim_id}-{learner}-{index:02d}-{engine}.json"
+    path = w.save((out_dir if confirmed else out_dir / FLOAT_ONLY_DIR) / name)
+    return path, confirmed
 
 
 # ----------------------------------------------------------------------------------------------------- engine 1
-def run_hypothesis(prob: Problem, seconds: float, seed: int, max_T: int) -> None:
-    """hypothesis with target(lhs − rhs) over kernel_and_sequence, until ``seconds`` have passed.
+def _max_T(params: dict) -> int:
+    B = params.get("B")
+    return int(min(MAX_T_CAP, max(40, 4 * int(B)))) if isinstance(B, (int, float)) and math.isfinite(B) else 40
+
+
+def _weights(prob: Problem) -> dict[str, float]:
+    """How often each generator is drawn: random and the structured ones alike; a claim's default construction
+    (``default_sequence``) makes constructions likelier."""
+    w = {name: 1.0 for name in GENERATORS}
+    if prob.calc.default_sequence:
+        w["construction"] = 3.0
+    return w
+
+
+def run_structured(prob: Problem, seconds: float, rng: np.random.Generator) -> None:
+    """Configurations drawn from the search space × sequences from the generators, for ``seconds``."""
+    stop = _now() + seconds
+    w = _weights(prob)
+    names, p = list(w), np.array(list(w.values())) / sum(w.values())
+    while _now() < stop and prob.time_left() > 0:
+        cfg = prob.space.sample(rng) if rng.random() < 0.8 else dict(prob.default_cfg)
+        if not prob.calc.needs_sequence:
+            prob.evaluate(cfg, None, None, "structured", "params")
+            continue
+        gen = str(rng.choice(names, p=p))
+        try:
+            X, y = generate(gen, rng, cfg, _max_T(cfg["params"]))
+        except (ValueError, SequenceError) as exc:  # a construction refusing its perturbed parameters
+            prob.summary.discarded += 1
+            if len(prob.summary.notes) < 5:
+                prob.summary.notes.append(f"generator {gen}: {str(exc)[:200]}")
+            continue
+        prob.evaluate(cfg, X, y, "structured", gen)
+
+
+# ----------------------------------------------------------------------------------------------------- engine 2
+def run_hypothesis(prob: Problem, seconds: float, seed: int) -> None:
+    """hypothesis with target(lhs − rhs) over kernel_and_sequence at the default configuration (the kernel drawn
+    too unless the space has one), until ``seconds`` have passed.
 
     hypothesis has no time limit, so it runs in rounds of ``max_examples`` sized from the measured cost of one
     evaluation (each round with its own derived seed); once the time is up the test body returns without evaluating,
@@ -285,11 +486,13 @@ def run_hypothesis(prob: Problem, seconds: float, seed: int, max_T: int) -> None
     from hypothesis import HealthCheck, Phase, given, settings, target
     from hypothesis import seed as hseed
 
-    stop = time.monotonic() + seconds
-    strategy = kernel_and_sequence(kernel=prob.kernel, min_T=1, max_T=max_T)
+    stop = _now() + seconds
+    cfg = prob.default_cfg
+    one = prob.space.kernels[0] if len(prob.space.kernels) == 1 else None
+    strategy = kernel_and_sequence(kernel=one, min_T=1, max_T=_max_T(cfg["params"]))
     k = 0
-    while time.monotonic() < stop:
-        done0, t0 = prob.summary.engines.get("hypothesis", 0), time.monotonic()
+    while _now() < stop:
+        done0, t0 = prob.summary.engines.get("hypothesis", 0), _now()
         per = getattr(prob, "_eval_cost", 0.05)
         n = int(min(500, max(10, (stop - t0) / max(per, 1e-3))))
 
@@ -298,27 +501,24 @@ def run_hypothesis(prob: Problem, seconds: float, seed: int, max_T: int) -> None
                   suppress_health_check=list(HealthCheck), print_blob=False)
         @given(strategy)
         def search(draw):
-            if time.monotonic() > stop:
+            if _now() > stop:
                 return
             kernel, X, y = draw
-            c = prob.evaluate(kernel, X, y, "hypothesis")
-            if c is not None:
+            c = prob.evaluate({**cfg, "kernel": kernel}, X, y, "hypothesis")
+            if c is not None and math.isfinite(c.gap):
                 target(c.gap, label="lhs - rhs")
 
         search()
         done = prob.summary.engines.get("hypothesis", 0) - done0
         if done:
-            prob._eval_cost = (time.monotonic() - t0) / done
+            prob._eval_cost = (_now() - t0) / done
         k += 1
 
 
-# ----------------------------------------------------------------------------------------------------- engine 2
-def _random_candidate(rng: np.random.Generator, kernel: str | None, max_T: int) -> tuple[str, np.ndarray, np.ndarray]:
-    k = kernel or str(rng.choice(KERNEL_SPECS))
-    T = int(rng.integers(1, max_T + 1))
-    d = int(rng.integers(1, 5))
-    X = into_unit_ball(rng.uniform(-1, 1, size=(T, d)))
-    return k, X, rng.choice(np.array([-1, 1], np.int8), size=T)
+# ----------------------------------------------------------------------------------------------------- engine 3
+def _random_candidate(rng: np.random.Generator, kernel: str, max_T: int) -> tuple[np.ndarray, np.ndarray]:
+    cfg = {"kernel": kernel, "learner": None, "params": {}}
+    return generate("random", rng, cfg, max_T)
 
 
 def perturb(rng: np.random.Generator, kernel: str, X: np.ndarray, y: np.ndarray, step: float,
@@ -350,9 +550,17 @@ def perturb(rng: np.random.Generator, kernel: str, X: np.ndarray, y: np.ndarray,
     return X, y.astype(np.int8)
 
 
-def run_local(prob: Problem, reserve: float, rng: np.random.Generator, max_T: int, patience: int = 40) -> None:
-    """Hill climbing on the gap from the best candidate so far, with restarts (see the module docstring), until
-    only ``reserve`` seconds are left (0 while no violation was found: the reserve is for writing witnesses)."""
+def _move_config(prob: Problem, rng: np.random.Generator, cand: Candidate) -> dict:
+    """The candidate's configuration with its parameters redrawn (same learner and kernel)."""
+    new = prob.space.sample(rng)
+    return {"kernel": cand.kernel, "learner": cand.learner,
+            "params": {**cand.params, **{k: v for k, v in new["params"].items()
+                                         if new["learner"] == cand.learner and rng.random() < 0.5}}}
+
+
+def run_local(prob: Problem, reserve: float, rng: np.random.Generator, patience: int = 40) -> None:
+    """Hill climbing on the gap from the best candidate so far, with restarts, until only ``reserve`` seconds are
+    left (0 while no violation was found: the reserve is for certifying and writing witnesses)."""
     cur = prob.best
     stale, step = 0, 0.3
     while prob.time_left() > (reserve if prob.found else 0.0):
@@ -360,11 +568,19 @@ def run_local(prob: Problem, reserve: float, rng: np.random.Generator, max_T: in
             if prob.best is not None and rng.random() < 0.7:
                 cur = prob.best
             else:
-                cur = prob.evaluate(*_random_candidate(rng, prob.kernel, max_T), "local")
+                cfg = prob.space.sample(rng)
+                X, y = (None, None) if not prob.calc.needs_sequence else \
+                    _random_candidate(rng, cfg["kernel"], _max_T(cfg["params"]))
+                cur = prob.evaluate(cfg, X, y, "local")
             stale, step = 0, 0.3
             continue
-        X, y = perturb(rng, cur.kernel, cur.X, cur.y, step, max_T)
-        new = prob.evaluate(cur.kernel, X, y, "local")
+        cfg = {"kernel": cur.kernel, "learner": cur.learner, "params": cur.params}
+        X, y = cur.X, cur.y
+        if not prob.calc.needs_sequence or rng.random() < 0.1:
+            cfg = _move_config(prob, rng, cur)
+        else:
+            X, y = perturb(rng, cur.kernel, cur.X, cur.y, step, _max_T(cur.params))
+        new = prob.evaluate(cfg, X, y, "local")
         if new is not None and new.gap >= cur.gap:
             stale = 0 if new.gap > cur.gap else stale + 1
             cur = new
@@ -374,55 +590,75 @@ def run_local(prob: Problem, reserve: float, rng: np.random.Generator, max_T: in
 
 
 # ------------------------------------------------------------------------------------------------------- the hunt
+def _searchable(calc, learner) -> bool:
+    return any(p.search and p.name not in calc.hunt_params for p in declarations(calc, learner))
+
+
 def hunt(claim_id: str, learner: str | None = None, seconds: float = 60, out_dir: "str | Path" = "witnesses",
          seed: int = 0, kernel: str | None = None, params: dict | None = None, progress: bool = False,
-         engines: tuple[str, ...] = ("hypothesis", "local")) -> HuntSummary:
-    """Search ``seconds`` for a sequence on which ``claim_id`` fails; write a witness JSON for each violation found.
+         engines: tuple[str, ...] = ENGINES, clock: str = "wall") -> HuntSummary:
+    """Search ``seconds`` for a violation of ``claim_id``; write a witness JSON for each one the certified replay
+    confirms (see the module docstring).
 
-    ``learner`` defaults to the claim's first learner; ``kernel`` (a spec) fixes the kernel, otherwise it is searched
-    too; ``params`` are passed to the check (learner and claim parameters, see :func:`default_params`). Raises
-    ValueError for an unknown claim, a claim that needs no sequence, or a learner the claim is not about.
+    ``learner`` fixes the learner (default: drawn among the claim's learners); ``kernel`` (a spec) fixes the
+    kernel, otherwise it is drawn too; ``params`` fixes those parameters (the others are drawn from the claim's and
+    learner's declarations). Raises ValueError for an unknown claim, a claim with nothing to vary, or a learner the
+    claim is not about. ``clock="cpu"`` measures ``seconds`` in CPU time of this process (a hunt on a shared
+    machine then gets the compute it was given, however long that takes on the wall clock).
     """
     import bounds
 
     calc = bounds.get(claim_id)
-    if not calc.needs_sequence:
-        raise ValueError(f"{claim_id} needs no sequence (it is checked symbolically or builds its own data): "
-                         f"there is nothing to hunt; run `boundlab check {claim_id}` instead")
     if seconds <= 0:
         raise ValueError(f"hunt: seconds must be > 0, got {seconds}")
-    unknown = set(engines) - {"hypothesis", "local"}
+    unknown = set(engines) - set(ENGINES)
     if unknown or not engines:
-        raise ValueError(f"hunt: engines must be among 'hypothesis', 'local', got {engines}")
-    if learner is None and calc.learners:
-        learner = calc.learners[0]
+        raise ValueError(f"hunt: engines must be among {', '.join(ENGINES)}, got {engines}")
     if learner is not None and calc.learners and learner not in calc.learners:
         raise ValueError(f"{claim_id} is a claim about {', '.join(calc.learners)}; got learner {learner!r}")
+    if not calc.needs_sequence and not _searchable(calc, learner or (calc.learners or (None,))[0]):
+        raise ValueError(f"{claim_id} needs no sequence (it is checked symbolically or builds its own data) and "
+                         f"has no parameter to search: there is nothing to hunt; run `boundlab check {claim_id}`")
     if kernel is not None:
         kernel = parse_kernel(kernel).spec()
-    start = time.monotonic()
-    params = default_params(claim_id, learner, kernel, params)
-    summary = HuntSummary(claim_id, learner, float(seconds), kernel=kernel, params=dict(params))
-    share_min = min(0.2 * seconds, 30.0)  # kept for minimising and writing witnesses (only once one is found)
-    prob = Problem(claim_id, learner, kernel, params, start + seconds, summary, progress)
-    max_T = int(min(MAX_T_CAP, max(40, 4 * int(params.get("B", 0) or 0))))
-    budget = max(0.0, seconds - share_min - (time.monotonic() - start))
+    global _now
+    if clock not in CLOCKS:
+        raise ValueError(f"hunt: clock must be one of {', '.join(CLOCKS)}, got {clock!r}")
+    _now = CLOCKS[clock]
+    wall0 = time.monotonic()
+    start = _now()
+    first = learner or (calc.learners[0] if calc.learners else None)
+    base = default_params(claim_id, first, kernel, params)
+    space = SearchSpace.for_claim(calc, learner, kernel, params)
+    default_cfg = {"learner": first, "kernel": kernel or space.kernels[0], "params": base}
+    summary = HuntSummary(claim_id, learner or first, float(seconds), kernel=kernel, params=dict(base))
+    share_min = min(0.2 * seconds, 30.0)  # kept for certifying and writing witnesses (only once one is found)
+    prob = Problem(claim_id, space, default_cfg, start + seconds, summary, progress)
+    budget = max(0.0, seconds - share_min - (_now() - start))
+    rng = np.random.default_rng(seed)
+    if not calc.needs_sequence:
+        engines = tuple(e for e in engines if e != "hypothesis") or ("structured",)
+    shares = {"structured": 0.35, "hypothesis": 0.2}
+    if "structured" in engines:
+        run_structured(prob, budget * (shares["structured"] if len(engines) > 1 else 1.0), rng)
     if "hypothesis" in engines:
-        run_hypothesis(prob, budget / len(engines), seed, max_T)
+        run_hypothesis(prob, budget * (shares["hypothesis"] if len(engines) > 1 else 1.0), seed)
     if "local" in engines:
-        run_local(prob, share_min, np.random.default_rng(seed), max_T)
-    _write_all(prob, Path(out_dir), share_min)
-    summary.seconds = time.monotonic() - start
+        run_local(prob, share_min, rng)
+    _certify_all(prob, Path(out_dir), share_min)
+    summary.seconds = _now() - start
+    summary.wall_seconds = time.monotonic() - wall0
     if progress:
         print(file=sys.stderr)
     return summary
 
 
-def pick_witnesses(found: list, k: int = MAX_WITNESSES) -> list:
-    """At most k of the violations found: the first one, the largest gap and the shortest sequence (distinct)."""
+def pick_witnesses(found: list, k: int = MAX_REPLAYS) -> list:
+    """At most k of the violations found: the first one, the largest gap, the shortest sequence, then the others
+    in order (distinct)."""
     if not found:
         return []
-    order = [found[0], max(found, key=lambda f: f[0].gap), min(found, key=lambda f: len(f[0].y))] + list(found)
+    order = [found[0], max(found, key=lambda f: f[0].gap), min(found, key=lambda f: f[0].T)] + list(found)
     out: list = []
     for f in order:
         if all(f is not g for g in out):
@@ -430,14 +666,26 @@ def pick_witnesses(found: list, k: int = MAX_WITNESSES) -> list:
     return out[:k]
 
 
-def _write_all(prob: Problem, out_dir: Path, seconds: float) -> None:
+def _certify_all(prob: Problem, out_dir: Path, seconds: float) -> None:
+    """Minimise, replay and write up to MAX_WITNESSES confirmed witnesses (trying up to MAX_REPLAYS)."""
+    s = prob.summary
     chosen = pick_witnesses(prob.found)
     for n, (cand, engine) in enumerate(chosen):
-        left = max(prob.deadline - time.monotonic(), 0.0)
+        if len(s.witnesses) >= MAX_WITNESSES or s.float_only >= MAX_WITNESSES or prob.replay_timeouts:
+            break  # enough witnesses, or enough evidence that these candidates do not certify (in time)
+        left = max(prob.deadline - _now(), 0.0)
+        if n >= MAX_WITNESSES and left <= 0:
+            break
         small = minimise(prob, cand, max(left, seconds) / (2 * (len(chosen) - n)))
-        prob.summary.witnesses.append(str(write_witness(prob, small, engine, out_dir, n)))
+        path, ok = certify_and_write(prob, small, engine, out_dir, n)
+        s.replayed += 1
+        if ok:
+            s.confirmed += 1
+            s.witnesses.append(str(path))
+        else:
+            s.float_only += 1
+            s.float_only_files.append(str(path))
 
 
-__all__ = ["B_LADDER", "HuntSummary", "default_params", "hunt", "minimise", "oracle_comparator", "perturb",
-           "pick_witnesses",
-           "write_witness"]
+__all__ = ["B_LADDER", "ENGINES", "HuntSummary", "certify_and_write", "default_params", "hunt", "minimise",
+           "oracle_comparator", "perturb", "pick_witnesses"]

@@ -149,12 +149,25 @@ def cmd_hunt(args) -> int:
     if args.json:
         print(json.dumps(summary.to_json(), indent=1, default=str))
     else:
-        s = summary.to_json()
-        gap = "none (no candidate met the claim's preconditions)" if s["best_gap"] is None else f"{s['best_gap']:.6g}"
-        print(f"{s['claim']} [{s.get('learner') or '-'}]: {s['tried']} sequences in {s['seconds']:.0f} s, "
-              f"largest lhs − rhs = {gap}, violations = {s['violations']}")
-        for w in s["witnesses"]:
-            print(f"  witness: {w}")
+        print(summary.line())
+        for w in summary.witnesses:
+            print(f"  witness (confirmed): {w}")
+        for w in summary.float_only_files:
+            print(f"  float-only candidate (not confirmed): {w}")
+    return 0
+
+
+# ------------------------------------------------------------------------------------------------- campaign
+def cmd_campaign(args) -> int:
+    from adversaries.campaign import campaign
+
+    rows = campaign(args.claims or None, seconds=args.seconds, workers=args.workers, out_dir=args.out,
+                    scheduler=args.scheduler, seed=args.seed, progress=not args.json, clock=args.clock)
+    if args.json:
+        print(json.dumps(rows, indent=1, default=str))
+    else:
+        with open(os.path.join(args.out, "campaign.md")) as fh:
+            print(fh.read(), end="")
     return 0
 
 
@@ -205,6 +218,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true")
     p.set_defaults(fn=cmd_hunt)
+
+    p = sub.add_parser("campaign", help="blind hunts on many claims at once (process pool or Dask)")
+    p.add_argument("claims", nargs="*", metavar="CLAIM", help="claim ids (default: every implemented claim)")
+    p.add_argument("--seconds", type=float, required=True, help="hunt time per claim")
+    p.add_argument("--workers", type=int, default=2, help="local worker processes (one core each)")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="a Dask distributed scheduler, e.g. tcp://host:8786")
+    p.add_argument("--out", required=True, help="folder for the table (campaign.md, .json) and the witnesses")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                   help="measure --seconds on the wall clock (default) or in CPU time of each worker")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(fn=cmd_campaign)
 
     p = sub.add_parser("report", help="the tightness report over the built-in sequences (Markdown + PNG)")
     p.add_argument("--out", required=True)

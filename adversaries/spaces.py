@@ -1,0 +1,217 @@
+"""Search spaces: what a hunt may vary besides the sequence — the claim's parameters, the learner's parameters,
+the learner itself (``Claim.learners``) and the kernel.
+
+Parameters come from their declarations (``learners.params.Param``): a claim's or a learner class's ``PARAMS``.
+Where an owner declares none yet, two stand-ins apply, in this order:
+
+1. :data:`INTERIM`: declarations written here from the claims' printed hypotheses (ranges and the boundary points
+   the statements single out) for the claims whose owners have not declared ``PARAMS`` yet. An owner's own
+   ``PARAMS`` always wins; an entry here is dead once its owner declares them and should then be deleted;
+2. for a *learner* parameter, :func:`inferred` from its default value alone: a numeric default d > 0 spans
+   (0, 10·d] (an integer [1, 10·d]) with boundary points {d, d/2, 2d} (integers {1, 2, 3, d}); a string or None
+   keeps its default. An undeclared *claim* parameter is never searched: it may be part of the statement (a
+   threshold such as AHP-TAB3's T_min, AHP-T4S's B_min, a reading) rather than a range, and drawing it would
+   check a different statement (a false alarm).
+
+A sample is a dict ``{"learner", "kernel", "params"}``; it always starts from the claim's ``hunt_params`` (the
+preset that makes a hunt meet the theorem), and parameters a space keeps fixed are not sampled.
+"""
+from __future__ import annotations
+
+import inspect
+import math
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+import numpy as np
+
+import learners
+from learners.params import Param
+from learners.params import sample as sample_params
+
+from .strategies import KERNEL_SPECS
+
+LINEAR_ONLY_PREFIXES = ("OMM-", "PER-TIGHT")  # paper 004: linear learners with a bias (no kernel)
+
+
+def _unit(name: str, default: float, boundary=(), low_open=True, high_open=True, doc="") -> Param:
+    return Param(name, "float", default, 0.0, 1.0, low_open, high_open, boundary=boundary, doc=doc)
+
+
+def _pos(name: str, default: float, high: float, boundary=(), doc="") -> Param:
+    return Param(name, "float", default, 0.0, high, True, False, boundary=boundary, doc=doc)
+
+
+def _phi_grid(o: Mapping) -> list:
+    rho = float(o.get("rho", 1.0) if o.get("rho") is not None else 1.0)
+    return [[rho], [0.0], [min(rho, 0.5)]]
+
+
+# Interim declarations (see the module docstring): ranges and boundary points from the printed hypotheses.
+INTERIM: dict[str, tuple[Param, ...]] = {
+    # 000 Thm 6: 0 < ζ ≤ 2, 0 < γ < 1; ζ = ½ is where the printed coefficient (1 − 2ζ) changes sign
+    "AHP-T6": (Param("zeta", "float", "run", 0.0, 2.0, True, False, choices=("run", "all"),
+                     boundary=(0.5, 1.0, 2.0, "run")),
+               _unit("gamma", 0.5, boundary=(0.1, 0.5, 0.9))),
+    # 002 Thm 2-4 / eqs. 5-10: λη ≤ ½ (Thm 2), λη ≥ 1/B (Thm 4), γ the coefficient cap; the MC seed count is fixed
+    "BOGD-T2": (Param("seeds", "int", 30, 2, None, search=False),),
+    "BOGD-H": (Param("reading", "str", "printed", choices=("printed", "corrected"), search=False),),
+    # 004 Lemma 4.3 / §5.1: δ, η ∈ ℝ; the printed cases meet at δ = η, η = 0, δ = 0
+    "OMM-L43": (Param("delta", "float", 0.5, -2.0, 2.0, boundary=(0.0, -1.0, 1.0)),
+                Param("eta", "float", 0.25, -2.0, 2.0, boundary=lambda o: (o.get("delta"), 0.0, -0.5))),
+    "OMM-K2": (Param("delta", "float", 0.5, -2.0, 2.0, boundary=(0.0, 1.0)),
+               Param("eta", "float", 0.25, -2.0, 2.0, boundary=lambda o: (o.get("delta"), 0.0))),
+    # 004 §5.1 and Table 1: r ∈ (0, 2] (the diameter of data in the unit ball), φ < 1; the regimes switch where
+    # 1 − φ meets r and r²/2
+    "OMM-S51": (Param("mode", "str", "run", choices=("run", "symbolic")),
+                Param("phi_s", "float", 0.0, -1.0, 1.0, False, True, boundary=(0.0, 0.5)),
+                _pos("r", 1.0, 2.0, boundary=lambda o: (1.0, 2.0, math.sqrt(2 * (1 - o["phi_s"])),
+                                                         math.sqrt(2) * (1 - o["phi_s"])))),
+    "OMM-TAB1": (Param("mode", "str", "run", choices=("run", "symbolic")),
+                 Param("phi_t", "float", 0.0, -1.0, 1.0, False, True, boundary=(0.0, 0.5)),
+                 _pos("r", 1.0, 2.0, boundary=(1.0, 2.0))),
+    "OMM-T41": (Param("phis", "floats", None, -1.0, 1.0, False, True, none_ok=True, boundary=_phi_grid),),
+    "OMM-L44": (Param("phi", "float", None, -1.0, 1.0, False, True, none_ok=True, boundary=(0.0,)),),
+    # 004 Example 5.1: c, r > 0; r = 2/c is the paper's choice; the parts are its four statements
+    "OMM-EX51": (Param("part", "str", "omm", choices=("omm", "perceptron", "algebra", "geometry")),
+                 _pos("c", 4.0, 10.0, boundary=(1.0, 2.0, 4.0)),
+                 Param("r", "float", None, 0.0, 10.0, True, False, none_ok=True,
+                       boundary=lambda o: (None, 2.0 / o["c"] if o.get("c") else None, 2.0))),
+    # learners (until learners/*.py declare PARAMS): budgets at the small end bind on short sequences
+    "bogd": (Param("B", "int", 100, 1, 400, boundary=(1, 2, 3, 4)),
+             _pos("eta", 0.1, 4.0, boundary=(0.25, 0.5, 1.0)),
+             _pos("lam", 0.01, 4.0, boundary=lambda o: (0.5 / o["eta"], 1.0 / (o["B"] * o["eta"]), 0.004)
+                  if o.get("eta") and o.get("B") else ()),
+             _pos("gamma", 1.0, 4.0, boundary=(0.4, 1.0)),
+             Param("seed", "int", 0, 0, 2**31 - 1, search=False)),
+    "ahpatron": (Param("B", "int", 100, 1, 1000, boundary=(16, 50, 64)),),
+    "omm-efficient": (_pos("rho", 1.0, 1.0, boundary=(1.0, 0.5, 0.85)),
+                      Param("p", "float", 2.0, 1.0, None, True, search=False)),
+    "omm-conservative": (Param("p", "float", 2.0, 1.0, None, True, search=False),),
+    "forgetron-basic": (Param("B", "int", 100, 1, 1000, boundary=(1, 2, 83, 84)),),
+}
+INTERIM["BOGD-T3"] = INTERIM["BOGD-T4"] = INTERIM["BOGD-E14"] = INTERIM["BOGD-T2"]
+INTERIM["bogd++"] = INTERIM["bogd"]
+INTERIM["omm-naive"] = INTERIM["omm-efficient"]
+
+
+def inferred(name: str, default: Any) -> Param:
+    """A declaration guessed from a default value alone (see the module docstring)."""
+    if isinstance(default, bool) or default is None or isinstance(default, (str, list, tuple, dict)):
+        return Param(name, "str" if isinstance(default, str) else "float", default, none_ok=default is None,
+                     search=False)
+    d = float(default)
+    if isinstance(default, int):
+        hi = max(10 * int(default), 10)
+        return Param(name, "int", int(default), 1 if d >= 1 else 0, hi, boundary=(1, 2, 3, int(default)))
+    if not math.isfinite(d) or d <= 0:
+        return Param(name, "float", d, finite=False, search=False)
+    return Param(name, "float", d, 0.0, 10 * d, True, False, boundary=(d, d / 2, 2 * d))
+
+
+def _fixed(p: Param) -> Param:
+    return Param(p.name, p.kind, p.default, p.low, p.high, p.low_open, p.high_open, p.finite, p.choices,
+                 p.none_ok, p.boundary, p.doc, search=False)
+
+
+def _declared(owner: Any, key: str) -> "tuple[Param, ...] | None":
+    own = getattr(owner, "PARAMS", None)
+    if own:
+        return tuple(own)
+    return INTERIM.get(key)
+
+
+def learner_defaults(name: str) -> dict:
+    sig = inspect.signature(learners.learner_class(name).__init__)
+    return {k: p.default for k, p in sig.parameters.items()
+            if k not in ("self", "kernel", "args", "kwargs") and p.default is not inspect.Parameter.empty}
+
+
+def declarations(calc, learner: "str | None") -> tuple[Param, ...]:
+    """The claim's and the learner's parameters: declared, interim, else inferred from defaults."""
+    out: dict[str, Param] = {}
+    claim_decl = _declared(calc, calc.id) or ()
+    for p in claim_decl:
+        out[p.name] = p
+    for k, v in calc.claim_params.items():  # undeclared claim parameters are kept: they may be part of the
+        out.setdefault(k, _fixed(inferred(k, v)))  # statement (a threshold, a reading), not a range to search
+    if learner is not None:
+        cls = learners.learner_class(learner)
+        for p in _declared(cls, learner) or ():
+            out.setdefault(p.name, p)
+        for k, v in learner_defaults(learner).items():
+            out.setdefault(k, inferred(k, v))
+    return tuple(out.values())
+
+
+@dataclass
+class SearchSpace:
+    """Learners, kernels and parameters a hunt on one claim may draw (see the module docstring)."""
+
+    calc: Any
+    learners: tuple
+    kernels: tuple
+    fixed: dict = field(default_factory=dict)  # user-given parameters: never sampled
+    p_boundary: float = 0.5
+
+    @classmethod
+    def for_claim(cls, calc, learner: "str | None" = None, kernel: "str | None" = None,
+                  params: "dict | None" = None) -> "SearchSpace":
+        names = (learner,) if learner else (tuple(calc.learners) or (None,))
+        if kernel:
+            kernels = (kernel,)
+        elif calc.id.startswith(LINEAR_ONLY_PREFIXES):
+            kernels = ("linear",)
+        else:
+            kernels = KERNEL_SPECS
+        return cls(calc, names, kernels, dict(params or {}))
+
+    def default(self, learner: "str | None" = None) -> dict:
+        """The unsampled configuration: the claim's hunt preset and the user's parameters."""
+        learner = learner if learner is not None else self.learners[0]
+        return {"learner": learner, "kernel": None if len(self.kernels) > 1 else self.kernels[0],
+                "params": {**self.calc.hunt_params, **self.fixed}}
+
+    def sample(self, rng: np.random.Generator) -> dict:
+        """A configuration with the learner, the kernel and every searchable parameter drawn."""
+        learner = self.learners[int(rng.integers(len(self.learners)))]
+        kernel = self.kernels[int(rng.integers(len(self.kernels)))]
+        base = {**self.calc.hunt_params, **self.fixed}
+        decls = [p for p in declarations(self.calc, learner) if p.search and p.name not in base]
+        drawn = sample_params(decls, rng, base, self.p_boundary)
+        keep = {k: v for k, v in drawn.items() if k in base or _differs(v, _default_of(decls, k))}
+        return {"learner": learner, "kernel": kernel, "params": keep}
+
+    def shrink_params(self, params: dict, learner: "str | None") -> list[dict]:
+        """Simpler parameter sets to try while a violation persists: each drawn parameter back to its default, or
+        rounded to 1, 2 and 3 significant digits (user-fixed parameters are kept)."""
+        out = []
+        for k, v in params.items():
+            if k in self.fixed:
+                continue
+            rest = {kk: vv for kk, vv in params.items() if kk != k}
+            if k not in self.calc.hunt_params:
+                out.append(rest)
+            if isinstance(v, float) and math.isfinite(v) and v != 0:
+                for digits in (1, 2, 3):
+                    r = float(f"{v:.{digits}g}")
+                    if r != v:
+                        out.append({**params, k: r})
+        return out
+
+
+def _default_of(decls, name):
+    for p in decls:
+        if p.name == name:
+            return p.default
+    return None
+
+
+def _differs(a, b) -> bool:
+    try:
+        return bool(a != b)
+    except Exception:  # arrays and the like
+        return True
+
+
+__all__ = ["INTERIM", "SearchSpace", "declarations", "inferred", "learner_defaults"]
