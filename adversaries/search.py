@@ -376,46 +376,87 @@ def run_local(prob: Problem, reserve: float, rng: np.random.Generator, max_T: in
 # ------------------------------------------------------------------------------------------------------- the hunt
 def hunt(claim_id: str, learner: str | None = None, seconds: float = 60, out_dir: "str | Path" = "witnesses",
          seed: int = 0, kernel: str | None = None, params: dict | None = None, progress: bool = False,
-         engines: tuple[str, ...] = ("hypothesis", "local")) -> HuntSummary:
+         engines: tuple[str, ...] = ("hypothesis", "local"), max_examples: int | None = None) -> HuntSummary:
     """Search ``seconds`` for a sequence on which ``claim_id`` fails; write a witness JSON for each violation found.
 
     ``learner`` defaults to the claim's first learner; ``kernel`` (a spec) fixes the kernel, otherwise it is searched
     too; ``params`` are passed to the check (learner and claim parameters, see :func:`default_params`). Raises
-    ValueError for an unknown claim, a claim that needs no sequence, or a learner the claim is not about.
+    ValueError for an unknown claim, a claim that needs no sequence, a learner the claim is not about, a parameter
+    outside its declaration, ``seconds`` not finite and positive, or an ``out_dir`` that cannot be written: all before
+    any search.
+
+    ``max_examples`` = N makes the run reproducible: the seeded local search alone, for N sequences (``seconds`` is
+    then only a cap); the summary's notes say which kind of run it was (``run: ...``).
     """
     import bounds
+    from bounds.base import route_params
 
     calc = bounds.get(claim_id)
     if not calc.needs_sequence:
         raise ValueError(f"{claim_id} needs no sequence (it is checked symbolically or builds its own data): "
                          f"there is nothing to hunt; run `boundlab check {claim_id}` instead")
-    if seconds <= 0:
-        raise ValueError(f"hunt: seconds must be > 0, got {seconds}")
+    seconds = SECONDS.validate(seconds, owner="hunt")
+    seed = learners.params.seed(name="seed").validate(seed, owner="hunt")
+    if max_examples is not None:
+        max_examples = MAX_EXAMPLES.validate(max_examples, owner="hunt")
+        engines = ("local",)
     unknown = set(engines) - {"hypothesis", "local"}
     if unknown or not engines:
         raise ValueError(f"hunt: engines must be among 'hypothesis', 'local', got {engines}")
-    if learner is None and calc.learners:
-        learner = calc.learners[0]
-    if learner is not None and calc.learners and learner not in calc.learners:
-        raise ValueError(f"{claim_id} is a claim about {', '.join(calc.learners)}; got learner {learner!r}")
+    learner = calc.learner_for(learner)
     if kernel is not None:
         kernel = parse_kernel(kernel).spec()
+    route_params(calc, learner, dict(params or {}))
+    out_dir = Path(out_dir)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"hunt: cannot create the output folder {out_dir}: {exc.strerror or exc}") from None
     start = time.monotonic()
     params = default_params(claim_id, learner, kernel, params)
     summary = HuntSummary(claim_id, learner, float(seconds), kernel=kernel, params=dict(params))
     share_min = min(0.2 * seconds, 30.0)  # kept for minimising and writing witnesses (only once one is found)
     prob = Problem(claim_id, learner, kernel, params, start + seconds, summary, progress)
+    if max_examples is not None:
+        _count_bounded(prob, max_examples)
     max_T = int(min(MAX_T_CAP, max(40, 4 * int(params.get("B", 0) or 0))))
     budget = max(0.0, seconds - share_min - (time.monotonic() - start))
     if "hypothesis" in engines:
         run_hypothesis(prob, budget / len(engines), seed, max_T)
     if "local" in engines:
         run_local(prob, share_min, np.random.default_rng(seed), max_T)
-    _write_all(prob, Path(out_dir), share_min)
+    _write_all(prob, out_dir, share_min)
     summary.seconds = time.monotonic() - start
+    summary.notes.insert(0, _run_kind(prob, seconds, seed, max_examples))
     if progress:
         print(file=sys.stderr)
     return summary
+
+
+SECONDS = learners.params.Param("seconds", "float", 60.0, low=0.0, low_open=True, doc="time budget")
+MAX_EXAMPLES = learners.params.Param("max_examples", "int", None, low=1, high=10**9, doc="sequences searched")
+
+
+def _count_bounded(prob: Problem, n: int) -> None:
+    """Bound the local search by ``n`` evaluated sequences instead of the clock (the deadline stays as a cap)."""
+    clock = prob.time_left
+
+    def time_left() -> float:
+        return clock() if prob.summary.engines.get("local", 0) < n else 0.0
+
+    prob.time_left = time_left
+
+
+def _run_kind(prob: Problem, seconds: float, seed: int, n: int | None) -> str:
+    """One line: which kind of run this was, so that a reader knows whether it can be repeated."""
+    if n is None:
+        return (f"run: time-bounded ({seconds:g} s, seed {seed}): not reproducible (how far it gets depends on the "
+                f"machine); use --max-examples N for a reproducible search")
+    done = prob.summary.engines.get("local", 0)
+    if done < n:
+        return (f"run: stopped by the {seconds:g} s cap after {done} of {n} sequences (seed {seed}): not "
+                f"reproducible; raise --seconds")
+    return f"run: reproducible ({n} sequences of the seeded local search, seed {seed}): the same seed gives the same run"
 
 
 def pick_witnesses(found: list, k: int = MAX_WITNESSES) -> list:

@@ -28,12 +28,18 @@ import numpy as np
 from scipy import stats
 
 from learners import numeric as nm
+from learners import params as P
 
 from .base import Claim, ClaimResult, Context, tolerance
 from .oracle import HingeOracle, against_comparators, hinge, solve
 from .registry import claim
 
-MC_PARAMS = {"seeds": 30, "confidence": 0.95}
+MC_PARAMS = (
+    P.Param("seeds", "int", 30, low=2, high=10_000, doc="independent runs of the Monte Carlo estimate", search=False),
+    P.unit("confidence", 0.95, "confidence level of the interval", low_open=True, high_open=True, search=False),
+)
+READING = P.Param("reading", "str", "printed", choices=("printed", "corrected"),
+                  doc="the statement as printed or as corrected (errata)")
 
 
 # --------------------------------------------------------------------------------------------- shared helpers
@@ -229,7 +235,7 @@ class BOGDSkewness(Claim):
 
     id = "BOGD-H"
     learners = ("bogd++", "bogd")
-    claim_params = {"reading": "printed"}
+    PARAMS = (READING,)
     unit_kernel = True
     ZERO = 1e-12  # |H| (relative) below this counts as H = 0; unequal means a spread above 1e-6 (relative)
 
@@ -266,7 +272,7 @@ class BOGDSkewness(Claim):
 
 # ------------------------------------------------------------------------------------------ expectations (E)
 class _ExpectationClaim(Claim):
-    claim_params = dict(MC_PARAMS)
+    PARAMS = MC_PARAMS
 
     def preconditions(self, ctx):
         n = ctx.claim_params["seeds"]
@@ -324,7 +330,7 @@ class BOGDTheorem3(_ExpectationClaim):
 
     id = "BOGD-T3"
     learners = ("bogd",)
-    claim_params = {**MC_PARAMS, "reading": "corrected"}
+    PARAMS = MC_PARAMS + (P.Param("reading", "str", "corrected", choices=READING.choices, doc=READING.doc),)
 
     def preconditions(self, ctx):
         super().preconditions(ctx)

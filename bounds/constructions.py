@@ -16,6 +16,7 @@ from adversaries.synthetic import KERNEL, PAPER_SIZE, READINGS, forgetron_synthe
 from learners import numeric as nm
 from learners.expansion import KernelExpansion
 from learners.kernels import Linear
+from learners import params as P
 
 from .base import Claim, ClaimResult, Context, PreconditionError
 from .oracle import hinge
@@ -48,7 +49,9 @@ class BudgetLowerBound(Claim):
 
     id = "BUD-LB"
     learners = ()
-    claim_params = {"B": 8, "T": 0, "seed": 0}
+    PARAMS = (P.budget(8, doc="the budget B of the construction"),
+              P.Param("T", "int", 0, low=0, high=10**6, doc="rounds (0: 3(B+1))", search=False),
+              P.seed(doc="seed of the construction's draws"))
     needs_sequence = False
     unit_kernel = False
 
@@ -182,8 +185,14 @@ class ForgetronTable81(Claim):
 
     id = "FGT-TAB"
     learners = ()
-    claim_params = {"seed": 0, "reps": 1, "T": PAPER_SIZE, "confidence": 0.99, "reading": "std",
-                    "interval": "binomial"}
+    PARAMS = (
+        P.seed(doc="seed of the synthetic data"),
+        P.Param("reps", "int", 1, low=1, high=1000, doc="independent data sets per cell", search=False),
+        P.Param("T", "int", PAPER_SIZE, low=100, high=10**6, doc="examples per data set", search=False),
+        P.unit("confidence", 0.99, "confidence level of the interval", low_open=True, high_open=True, search=False),
+        P.Param("reading", "str", "std", choices=READINGS, doc="(0.2, 2) read as standard deviations or variances"),
+        P.Param("interval", "str", "binomial", choices=("binomial", "sets"), doc="interval over rounds or over sets"),
+    )
     needs_sequence = False
     unit_kernel = True  # the Gaussian kernel of §8 has κ(x, x) = 1
 
