@@ -175,7 +175,7 @@ class AhpatronTheorem5(Claim):
     tolerance). Reported lhs = the certified lower bound of the minimum, rhs = A_T."""
 
     id = "AHP-T5"
-    PARAMS = (P.Param("U", "float", 1.0, low=1.0, doc="comparator radius U ≥ 1", boundary=(1.0, 2.0, 10.0)),)
+    PARAMS = (P.Param("U", "float", 1.0, low=1.0, doc="U >= 1: the comparator radius", boundary=(1.0, 2.0, 10.0)),)
 
     def preconditions(self, ctx):
         diag = ctx.kernel.diag(ctx.X)

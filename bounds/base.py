@@ -40,6 +40,10 @@ class PreconditionError(ValueError):
         super().__init__(f"{claim}: precondition '{name}' fails: {detail}")
 
 
+class EvaluationError(ValueError):
+    """A claim evaluated to NaN on an input (float64 could not evaluate it): refused, never reported as a verdict."""
+
+
 class ClaimParamError(PreconditionError, ParamError):
     """A parameter given to a check that the claim and its learner do not declare, or a value outside its
     declaration (one line: the claim, the parameter, the value and what is allowed)."""
@@ -293,6 +297,10 @@ class Claim:
                         f"(the claim assumes ≤ 1, checked with relative tolerance 1e-12)")
         self.preconditions(ctx)
         res = self.evaluate(ctx)
+        bad = [k for k in ("lhs", "rhs") if math.isnan(float(getattr(res, k)))]
+        if bad:  # a NaN is never a verdict
+            raise EvaluationError(f"{self.id}: the evaluation gave {' and '.join(f'{k} = nan' for k in bad)} on this "
+                                  f"input (float64 could not evaluate it): no verdict")
         res.notes = list(ctx.routing_notes) + list(res.notes)
         return res
 

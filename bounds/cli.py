@@ -397,7 +397,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # argparse has printed --help, or its one-line usage error (exit 2)
+        return exc.code if isinstance(exc.code, int) else 2
     from learners.base import SequenceError
 
     from .base import PreconditionError

@@ -200,7 +200,7 @@ class Lemma3(Claim):
     id = "POM-L3"
     learners = ("pomd",)
     PARAMS = (P.Param("sigma", "floats", None, low=0.0, none_ok=True,
-                      doc="the eigenvalues σ_t ≥ 0 (none: the sequence's kernel matrix)"),)
+                      doc="sigma_t >= 0, the eigenvalues (none: the sequence's kernel matrix)"),)
     needs_sequence = False
     unit_kernel = False
 

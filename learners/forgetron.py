@@ -294,7 +294,7 @@ class BasicForgetron(ShrinkRemovePerceptron):
     defined for every B ≥ 1.
     """
 
-    PARAMS: ClassVar[tuple[P.Param, ...]] = (P.budget(doc="budget B (Theorem 2 needs B ≥ 83)"),)
+    PARAMS: ClassVar[tuple[P.Param, ...]] = (P.budget(doc="budget B; Theorem 2 needs B >= 83"),)
 
     def __init__(self, kernel=None, B: int = 100):
         B = _check_budget("forgetron-basic", B)

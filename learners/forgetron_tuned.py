@@ -72,7 +72,7 @@ def phi_eq43_printed(a: float, b: float, c: float) -> float:
 class _SelfTunedShrink(ShrinkRemovePerceptron):
     """The self-tuned shrink of Fig. 3 step (2), shared by the self-tuned and the greedy-removal Forgetron."""
 
-    PARAMS: ClassVar[tuple[P.Param, ...]] = (P.budget(doc="budget B (Lemma 9 and Theorem 3 need B ≥ 83)"),)
+    PARAMS: ClassVar[tuple[P.Param, ...]] = (P.budget(doc="budget B; Lemma 9 and Theorem 3 need B >= 83"),)
 
     def __init__(self, kernel=None, B: int = 100):
         B = _check_budget(type(self).name, B)

@@ -199,8 +199,9 @@ class Param:
 
     def _fail(self, value: Any, owner: str):
         where = f"{owner}: " if owner else ""
+        doc = f" ({self.doc})" if self.doc else ""
         raise ParamError(f"{where}parameter {self.name}={_show(value)} is not allowed: {self.name} must be "
-                         f"{self.allowed()}")
+                         f"{self.allowed()}{doc}")
 
     # ------------------------------------------------------------------------------------------------ search
     def boundary_points(self, others: "Mapping[str, Any] | None" = None) -> list:
@@ -295,7 +296,7 @@ def validate(decls: Iterable[Param], values: Mapping[str, Any], owner: str = "")
     unknown = sorted(set(values) - set(d))
     if unknown:
         where = f"{owner}: " if owner else ""
-        raise ParamError(f"{where}unknown parameter(s) {', '.join(unknown)}; it takes "
+        raise ParamError(f"{where}does not take parameter(s) {', '.join(unknown)}; it takes "
                          f"{', '.join(d) or 'none'}")
     return {k: d[k].validate(v, owner) for k, v in values.items()}
 
@@ -321,7 +322,7 @@ MAX_SEED = 2**63 - 1
 
 
 def budget(default: "int | None" = 100, low: int = 1, even: bool = False, boundary: Any = (), none_ok: bool = False,
-           doc: str = "budget: the most support points kept", name: str = "B") -> Param:
+           doc: str = "budget B: the most support points kept", name: str = "B") -> Param:
     """The budget B of a budgeted learner (an integer ≥ ``low``, at most :data:`MAX_BUDGET`)."""
     pts = boundary or tuple(sorted({low, low + (2 if even else 1), 2 * low + 2, 83 + (1 if even else 0)}))
     return Param(name, "int", default, low=low, high=MAX_BUDGET, even=even, boundary=pts, none_ok=none_ok,
