@@ -433,7 +433,8 @@ def hunt(claim_id: str, learner: str | None = None, seconds: float = 60, out_dir
     return summary
 
 
-SECONDS = learners.params.Param("seconds", "float", 60.0, low=0.0, low_open=True, doc="time budget")
+SECONDS = learners.params.Param("seconds", "float", 60.0, low=0.0, low_open=True, high=7 * 24 * 3600.0,
+                                doc="time budget, at most a week")
 MAX_EXAMPLES = learners.params.Param("max_examples", "int", None, low=1, high=10**9, doc="sequences searched")
 
 

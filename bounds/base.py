@@ -44,6 +44,14 @@ class EvaluationError(ValueError):
     """A claim evaluated to NaN on an input (float64 could not evaluate it): refused, never reported as a verdict."""
 
 
+def _refuse_nan(claim: str, **values: float) -> None:
+    """A NaN is never a verdict: raise EvaluationError naming the sides that are NaN."""
+    bad = [k for k, v in values.items() if math.isnan(v)]
+    if bad:
+        raise EvaluationError(f"{claim}: the evaluation gave {' and '.join(f'{k} = nan' for k in bad)} on this input "
+                              f"(float64 could not evaluate it): no verdict")
+
+
 class ClaimParamError(PreconditionError, ParamError):
     """A parameter given to a check that the claim and its learner do not declare, or a value outside its
     declaration (one line: the claim, the parameter, the value and what is allowed)."""
@@ -226,6 +234,7 @@ class Context:
         ``uncertified``: a reason why no verdict can be certified on this input (e.g. "separability not
         certified"); the result is then inconclusive whatever lhs and rhs say, and the reason is a note."""
         lhs_f, rhs_f = float(lhs), float(rhs)
+        _refuse_nan(self.claim.id, lhs=lhs_f, rhs=rhs_f)
         if tol is None:
             mags = [v for v in (terms or {}).values()
                     if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))]
@@ -297,10 +306,7 @@ class Claim:
                         f"(the claim assumes ≤ 1, checked with relative tolerance 1e-12)")
         self.preconditions(ctx)
         res = self.evaluate(ctx)
-        bad = [k for k in ("lhs", "rhs") if math.isnan(float(getattr(res, k)))]
-        if bad:  # a NaN is never a verdict
-            raise EvaluationError(f"{self.id}: the evaluation gave {' and '.join(f'{k} = nan' for k in bad)} on this "
-                                  f"input (float64 could not evaluate it): no verdict")
+        _refuse_nan(self.id, lhs=float(res.lhs), rhs=float(res.rhs))
         res.notes = list(ctx.routing_notes) + list(res.notes)
         return res
 

@@ -77,7 +77,7 @@ def _seed(text: str) -> int:
 def _seconds(text: str) -> float:
     from learners.params import Param
 
-    p = Param("seconds", "float", low=0.0, low_open=True)
+    p = Param("seconds", "float", low=0.0, low_open=True, high=7 * 24 * 3600.0, doc="at most a week")
     try:
         return p.validate(p.parse(text))
     except ValueError as exc:

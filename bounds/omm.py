@@ -76,8 +76,9 @@ def m_count(tr, phi: float, gamma_ref: "float | None" = None) -> int:
 
 # ------------------------------------------------------------------------------ parameter declarations
 P_PARAM = P.Param("p", "float", 2.0, low=P_MIN, high=P_MAX, doc="the l_p norm", boundary=(2.0, 1.5, 4.0))
-DELTA = P.Param("delta", "float", 0.5, doc="δ of κ∘(δ, η)", boundary=(0.0, -1.0, 0.5))
-ETA = P.Param("eta", "float", 0.25, doc="η of κ∘(δ, η)", boundary=(0.0, -0.5, 0.25, 0.5))
+# |δ|, |η| ≤ 10⁶: the closed forms square them, and the numerical maximisation is float64
+DELTA = P.Param("delta", "float", 0.5, low=-1e6, high=1e6, doc="δ of κ∘(δ, η)", boundary=(0.0, -1.0, 0.5))
+ETA = P.Param("eta", "float", 0.25, low=-1e6, high=1e6, doc="η of κ∘(δ, η)", boundary=(0.0, -0.5, 0.25, 0.5))
 MODE = P.Param("mode", "str", "run", choices=("run", "symbolic"), doc="check on the run, or the algebra (sympy)")
 PHIS = P.Param("phis", "floats", None, high=1.0, high_open=True, none_ok=True,
                doc="the φ ≤ ρ to check (none: a grid up to ρ)", boundary=([0.0], [0.5]))
