@@ -51,7 +51,7 @@ from .registry import register
 
 
 _COMMON: tuple[P.Param, ...] = (
-    P.positive("U", 1.0, "radius U of the comparator ball", boundary=(1.0, 1e-3, 1e3)),
+    P.positive("U", 1.0, "radius U of the comparator ball (U² stays finite)", high=1e150, boundary=(1.0, 1e-3, 1e3)),
     P.unit("zeta", 1.0, "ζ of eq. 5 in (0, 1]", low_open=True, boundary=(1.0, 0.5, 1e-3)),
     P.Param("M", "int", 15, low=1, high=P.MAX_BUDGET, doc="window M of the ALD test", boundary=(1, 15)),
     P.positive("D", 1.0, "D = sup κ(x, x)", boundary=(1.0,)),
