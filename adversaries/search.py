@@ -421,10 +421,16 @@ def hunt(claim_id: str, learner: str | None = None, seconds: float = 60, out_dir
         _count_bounded(prob, max_examples)
     max_T = int(min(MAX_T_CAP, max(40, 4 * int(params.get("B", 0) or 0))))
     budget = max(0.0, seconds - share_min - (time.monotonic() - start))
-    if "hypothesis" in engines:
-        run_hypothesis(prob, budget / len(engines), seed, max_T)
-    if "local" in engines:
-        run_local(prob, share_min, np.random.default_rng(seed), max_T)
+    try:
+        if "hypothesis" in engines:
+            run_hypothesis(prob, budget / len(engines), seed, max_T)
+        if "local" in engines:
+            run_local(prob, share_min, np.random.default_rng(seed), max_T)
+    except KeyboardInterrupt:  # Ctrl-C: stop searching, keep what was found (written unminimised)
+        summary.notes.append("interrupted (Ctrl-C): the search stopped early; violations found so far are written "
+                             "without minimising")
+        share_min = 0.0
+        prob.deadline = time.monotonic()
     _write_all(prob, out_dir, share_min)
     summary.seconds = time.monotonic() - start
     summary.notes.insert(0, _run_kind(prob, seconds, seed, max_examples))
@@ -450,6 +456,8 @@ def _count_bounded(prob: Problem, n: int) -> None:
 
 def _run_kind(prob: Problem, seconds: float, seed: int, n: int | None) -> str:
     """One line: which kind of run this was, so that a reader knows whether it can be repeated."""
+    if any(note.startswith("interrupted") for note in prob.summary.notes):
+        return f"run: interrupted after {prob.summary.tried} sequences (seed {seed}): not reproducible"
     if n is None:
         return (f"run: time-bounded ({seconds:g} s, seed {seed}): not reproducible (how far it gets depends on the "
                 f"machine); use --max-examples N for a reproducible search")

@@ -223,6 +223,7 @@ class AVPCorollary2(Claim):
     id = "AVP-C2"
     learners = ("avp",)
     hunt_params = {"U": 1.0, "lam": "cor2", "eps": 0.6}
+    learner_defaults = hunt_params  # Corollary 2 is about a finite U and its own λ_t: the defaults meet that
 
     def preconditions(self, ctx):
         p = resolved(ctx)

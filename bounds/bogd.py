@@ -35,7 +35,7 @@ from .oracle import HingeOracle, against_comparators, hinge, solve
 from .registry import claim
 
 MC_PARAMS = (
-    P.Param("seeds", "int", 30, low=2, high=10_000, doc="seeds >= 2 independent runs of the Monte Carlo estimate", search=False),
+    P.Param("seeds", "int", 30, low=2, high=1000, doc="seeds >= 2 independent runs of the Monte Carlo estimate", search=False),
     P.unit("confidence", 0.95, "confidence level of the interval", low_open=True, high_open=True, search=False),
 )
 READING = P.Param("reading", "str", "printed", choices=("printed", "corrected"),
@@ -366,6 +366,7 @@ class BOGDEq14(_ExpectationClaim):
 
     id = "BOGD-E14"
     learners = ("bogd",)
+    learner_defaults = {"eta": 1.0}  # λη ≥ 1/B (no capping) at the default B = 100, λ = 0.01
 
     def preconditions(self, ctx):
         super().preconditions(ctx)

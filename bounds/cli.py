@@ -311,7 +311,7 @@ def cmd_hunt(args) -> int:
         print(f"{s['claim']} [{s.get('learner') or '-'}]: {s['tried']} sequences in {s['seconds']:.0f} s, "
               f"largest lhs − rhs = {gap}, violations = {s['violations']}")
         for n in s["notes"]:
-            if n.startswith("run:"):
+            if n.startswith(("run:", "interrupted")):
                 print(f"  {n}")
         for w in s["witnesses"]:
             print(f"  witness: {w}")
@@ -404,6 +404,7 @@ def main(argv: list[str] | None = None) -> int:
     from learners.base import SequenceError
 
     from .base import PreconditionError
+    from .oracle import OracleError
     from .report import ReportError
 
     try:
@@ -411,12 +412,14 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into head & co.: stop quietly, as command-line tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except (UsageError, PreconditionError, SequenceError, ValueError, OSError, MemoryError) as exc:
+    except (UsageError, PreconditionError, SequenceError, ValueError, OSError, MemoryError, OracleError) as exc:
         if os.environ.get("BOUNDLAB_DEBUG"):
             raise
         text = str(exc) or type(exc).__name__
         if isinstance(exc, MemoryError):
             text = f"out of memory ({text}): use a shorter or narrower input"
+        elif isinstance(exc, OracleError):
+            text = f"the comparator oracle could not solve this input ({text})"
         print(f"boundlab {args.cmd}: {text.splitlines()[0]}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -49,8 +49,9 @@ class BudgetLowerBound(Claim):
 
     id = "BUD-LB"
     learners = ()
-    PARAMS = (P.budget(8, doc="the budget B of the construction"),
-              P.Param("T", "int", 0, low=0, high=10**6, doc="rounds (0: 3(B+1))", search=False),
+    PARAMS = (P.Param("B", "int", 8, low=1, high=1000, doc="the budget B of the construction (B >= 1)",
+                      boundary=(1, 2, 8, 83)),
+              P.Param("T", "int", 0, low=0, high=10_000, doc="rounds (0: 3(B+1))", search=False),
               P.seed(doc="seed of the construction's draws"))
     needs_sequence = False
     unit_kernel = False
@@ -187,8 +188,8 @@ class ForgetronTable81(Claim):
     learners = ()
     PARAMS = (
         P.seed(doc="seed of the synthetic data"),
-        P.Param("reps", "int", 1, low=1, high=1000, doc="independent data sets per cell", search=False),
-        P.Param("T", "int", PAPER_SIZE, low=100, high=10**6, doc="examples per data set", search=False),
+        P.Param("reps", "int", 1, low=1, high=100, doc="independent data sets per cell", search=False),
+        P.Param("T", "int", PAPER_SIZE, low=100, high=100_000, doc="examples per data set", search=False),
         P.unit("confidence", 0.99, "confidence level of the interval", low_open=True, high_open=True, search=False),
         P.Param("reading", "str", "std", choices=READINGS, doc="(0.2, 2) read as standard deviations or variances"),
         P.Param("interval", "str", "binomial", choices=("binomial", "sets"), doc="interval over rounds or over sets"),

@@ -106,7 +106,7 @@ class _BoundedOGD(_HingeOGD):
         P.positive("lam", 0.01, "regularisation λ > 0 (λη ≤ 1)"),
         P.positive("eta", 0.1, "step size η (λη ≤ 1; Theorem 2's regime λη near 1/B)",
                    boundary=lambda o: [1 / (o["B"] * o["lam"]), 1 / o["lam"]] if o.get("B") and o.get("lam") else []),
-        P.positive("gamma", 1.0, "coefficient cap γ of eq. 10", boundary=(1.0, 0.1)),
+        P.positive("gamma", 1.0, "coefficient cap γ of eq. 10 (γ² stays finite)", high=1e150, boundary=(1.0, 0.1)),
         P.seed(),
     )
 

@@ -119,8 +119,11 @@ class Param:
 
     def describe(self) -> dict:
         """A JSON-able description (CLI listing, witness schema documentation)."""
-        return {"name": self.name, "kind": self.kind, "default": self.default, "allowed": self.allowed(),
-                "doc": self.doc}
+        d = self.default
+        if isinstance(d, float) and not math.isfinite(d):
+            d = str(d)  # JSON has no inf: "inf" as in witness files
+        return {"name": self.name, "kind": self.kind, "default": d if not callable(d) else repr(d),
+                "allowed": self.allowed(), "doc": self.doc}
 
     # ------------------------------------------------------------------------------------------------- parse
     def parse(self, text: str) -> Any:

@@ -165,7 +165,7 @@ def test_budget_adversary_rejects_learners_outside_the_premise():
         bounds.check("BUD-LB", learner="perceptron")
     with pytest.raises(bounds.PreconditionError, match="linear"):
         bounds.check("BUD-LB", kernel="gaussian:sigma=1")
-    with pytest.raises(bounds.PreconditionError, match="B=0 is not allowed"):
+    with pytest.raises(bounds.PreconditionError, match="B >= 1"):
         bounds.check("BUD-LB", params={"B": 0})
 
 

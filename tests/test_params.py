@@ -381,6 +381,23 @@ def test_hunt_with_max_examples_is_reproducible_and_says_so(capsys, tmp_path):
     assert code == 0 and "run: time-bounded" in out
 
 
+def test_hunt_interrupted_by_ctrl_c_keeps_its_summary(capsys, tmp_path, monkeypatch):
+    import adversaries.search as search
+
+    real = search.Problem.evaluate
+
+    def evaluate(self, *a, **kw):
+        if self.summary.tried >= 3:
+            raise KeyboardInterrupt
+        return real(self, *a, **kw)
+
+    monkeypatch.setattr(search.Problem, "evaluate", evaluate)
+    code, out, err = run(capsys, "hunt", "PER-T2", "--seconds", "60", "--max-examples", "50", "--kernel", "linear",
+                         "--out", str(tmp_path))
+    assert code == 0 and "3 sequences" in out and "run: interrupted after 3 sequences" in out, (out, err)
+    assert "interrupted (Ctrl-C)" in out
+
+
 def test_learners_and_params_commands_list_defaults_and_ranges(capsys):
     code, out, _ = run(capsys, "learners")
     assert code == 0 and "forgetron-basic:" in out and "B = 100: an integer in [1, 20000]" in out
