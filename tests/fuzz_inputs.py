@@ -116,7 +116,11 @@ def param_case(rng: random.Random) -> Case:
         if name in given:
             continue
         p = decls.get(name)
-        if p is not None and rng.random() < 0.4:  # an admissible value, often a boundary point of the declaration
+        ends = [v for v in (p.low, p.high) if v is not None and p.in_range(v)] if p is not None else []
+        if ends and rng.random() < 0.15:  # the ends of the declared range: the extremes a calculation must survive
+            end = ends[rng.randrange(len(ends))]
+            tok, bad = _text(int(end) if p.kind == "int" else end), False
+        elif p is not None and rng.random() < 0.4:  # an admissible value, often a boundary point of the declaration
             tok, bad = _text(p.sample(np.random.default_rng(rng.randrange(2**32)))), False
         elif p is not None and p.kind == "str" and rng.random() < 0.5:
             tok, bad = _pick(rng, list(p.choices) + ["symbolc", "RUN", "", "none"]), None
