@@ -465,7 +465,8 @@ def _run_kind(prob: Problem, seconds: float, seed: int, n: int | None) -> str:
     if done < n:
         return (f"run: stopped by the {seconds:g} s cap after {done} of {n} sequences (seed {seed}): not "
                 f"reproducible; raise --seconds")
-    return f"run: reproducible ({n} sequences of the seeded local search, seed {seed}): the same seed gives the same run"
+    return (f"run: reproducible ({n} sequences of the seeded local search, seed {seed}): the same seed gives the same "
+            f"run")
 
 
 def pick_witnesses(found: list, k: int = MAX_WITNESSES) -> list:

@@ -260,7 +260,9 @@ class Claim:
     default), ``claim_params`` (parameters of the claim itself with defaults, e.g. the comparator radius),
     ``needs_sequence`` (False for symbolic claims), ``unit_kernel`` (the claim assumes κ(x, x) ≤ 1) and
     ``default_sequence`` (a sequence spec the CLI uses when none is given, e.g. the paper's construction) and
-    ``hunt_params`` (the learner parameters ``boundlab hunt`` should use, e.g. a budget meeting the theorem), and implement
+    ``hunt_params`` (the learner parameters ``boundlab hunt`` should use, e.g. a budget meeting the theorem), ``PARAMS``
+    (the claim's own parameters, learners.params; ``claim_params`` is derived from it) and ``learner_defaults``
+    (learner parameters its hypotheses need when none are given), and implement
     ``preconditions(ctx)`` (calls to ``ctx.require``) and ``evaluate(ctx)``.
     """
 

@@ -51,7 +51,7 @@ class BudgetLowerBound(Claim):
     learners = ()
     PARAMS = (P.Param("B", "int", 8, low=1, high=1000, doc="the budget B of the construction (B >= 1)",
                       boundary=(1, 2, 8, 83)),
-              P.Param("T", "int", 0, low=0, high=10_000, doc="rounds (0: 3(B+1))", search=False),
+              P.Param("T", "int", 0, low=0, high=3000, doc="rounds (0: 3(B+1), at most 3003)", search=False),
               P.seed(doc="seed of the construction's draws"))
     needs_sequence = False
     unit_kernel = False

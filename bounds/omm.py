@@ -234,7 +234,8 @@ class Lemma43(Claim):
     learners = ()
     needs_sequence = False
     unit_kernel = False
-    PARAMS = (DELTA, ETA, P_PARAM, P.Param("d", "int", 2, low=1, high=50, doc="dimension of the numerical maximisation"))
+    PARAMS = (DELTA, ETA, P_PARAM,
+              P.Param("d", "int", 2, low=1, high=50, doc="dimension of the numerical maximisation"))
 
     @staticmethod
     def truth(delta, eta, p, d):

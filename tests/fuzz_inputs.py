@@ -162,8 +162,8 @@ def kernel_case(rng: random.Random) -> Case:
     elif kind == 1:
         tok, bad = _number_token(rng)
         spec = f"poly:degree={tok}"
-        bad = bad or tok in ("0", "-1", "1.5", "0.5", "1e-300", "1e308", "inf", "-inf", "-1e308", "99999999999999999999",
-                             "0.999999", "1e-9", "none", "0,0.5", "[0.5, 0.25]")
+        bad = bad or tok in ("0", "-1", "1.5", "0.5", "1e-300", "1e308", "inf", "-inf", "-1e308",
+                             "99999999999999999999", "0.999999", "1e-9", "none", "0,0.5", "[0.5, 0.25]")
         if rng.random() < 0.3:
             c, cbad = _number_token(rng)
             spec += f",c={c}"
@@ -221,7 +221,8 @@ def _data_text(rng: random.Random) -> tuple[bytes, str, int | None, str]:
         rows[i] += f" {_pick(rng, ['1000000000', '0', '-3', '1.5', '1e9', 'x'])}:1"
         planted = "bad index"
     elif defect == 3:
-        rows[i] = rows[i].replace("0.", "\u0660.", 1) if "0." in rows[i] else rows[i] + ("," if not libsvm else " 9:") + "\u0661"
+        sep = "," if not libsvm else " 9:"
+        rows[i] = rows[i].replace("0.", "\u0660.", 1) if "0." in rows[i] else rows[i] + sep + "\u0661"
         planted = "non-ASCII digit"
     elif defect == 4:
         rows[i] += ("," if not libsvm else f" {d + 1}:") + _pick(rng, ["1_000", "nan", "inf", "-inf", "abc", ""])

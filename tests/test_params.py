@@ -16,7 +16,7 @@ from adversaries.datafiles import DataFileError, load
 from adversaries.sequences import available as sequences, make_sequence
 from bounds.base import ClaimParamError, EvaluationError
 from bounds.cli import main, parse_params
-from bounds.errata import WITNESS_DIR, Witness
+from bounds.errata import WITNESS_DIR
 from learners.memory import MemoryBudgetError
 from learners.params import Param, ParamError, defaults, sample, validate
 
