@@ -109,7 +109,7 @@ class Problem:
         self.summary.tried += 1
         self.summary.engines[engine] = self.summary.engines.get(engine, 0) + 1
         try:
-            res = self.calc.check(X, y, kernel=kernel, learner=self.learner, params=self.params)
+            res = self.calc.check(X, y, kernel=kernel, learner=self.learner, params=self.params, certify=False)
         except (PreconditionError, SequenceError):
             self.summary.discarded += 1
             return None
@@ -225,14 +225,14 @@ def oracle_comparator(calc, cand: Candidate, learner: str | None, params: dict):
         return None, res
     comp = getattr(res, "comparator_f", None)  # set by bounds.oracle.against_comparators
     if comp is not None:
-        res2 = calc.check(cand.X, cand.y, kernel=cand.kernel, learner=learner, params=params, comparator=comp)
+        res2 = calc.check(cand.X, cand.y, kernel=cand.kernel, learner=learner, params=params, comparator=comp, certify=False)
         if res2.holds is False:
             return comp, res2
     with _capture_oracle() as seen:
-        calc.check(cand.X, cand.y, kernel=cand.kernel, learner=learner, params=params)
+        calc.check(cand.X, cand.y, kernel=cand.kernel, learner=learner, params=params, certify=False)
     for oracle, ores in reversed(seen):
         comp = ores.comparator.expansion(oracle.X, oracle.kernel)
-        res2 = calc.check(cand.X, cand.y, kernel=cand.kernel, learner=learner, params=params, comparator=comp)
+        res2 = calc.check(cand.X, cand.y, kernel=cand.kernel, learner=learner, params=params, comparator=comp, certify=False)
         if res2.holds is False:
             return comp, res2
     return None, res

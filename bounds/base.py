@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 import learners
+from learners import numeric as nm
 from learners.base import validate_sequence
 from learners.params import Param, ParamError, declared, defaults, validate
 
@@ -154,14 +155,30 @@ class ClaimResult:
     notes: list = field(default_factory=list)
     trace: Any = field(default=None, repr=False)
     comparator_f: Any = field(default=None, repr=False)  # the explicit comparator (KernelExpansion), for witnesses
+    arithmetic: str = "float64"  # the arithmetic lhs, rhs and holds were computed in
+    intervals: dict = field(default_factory=dict)  # ball mode: name -> [lower, upper] (floats rounded outward)
+    certificate: Any = None  # bounds.certify.Certificate once the verdict was re-derived in ball arithmetic
 
     @property
     def slack(self) -> float:
         return float(self.rhs) - float(self.lhs)
 
     @property
+    def certified(self) -> "bool | None":
+        """The certified verdict: True (holds, proven), False (violated, proven) or None (not certified)."""
+        if self.arithmetic != "float64":
+            return self.holds
+        return None if self.certificate is None else self.certificate.holds
+
+    @property
     def verdict(self) -> str:
-        return {True: "holds", False: "VIOLATED", None: "inconclusive"}[self.holds]
+        """"VIOLATED" and "holds" only when certified (README "What a verdict means"); else "inconclusive"."""
+        return {True: "holds", False: "VIOLATED", None: "inconclusive"}[self.certified]
+
+    @property
+    def float_verdict(self) -> str:
+        """The float64 pipeline's verdict: a candidate, never a certificate."""
+        return {True: "holds", False: "violated", None: "inconclusive"}[self.holds]
 
     def to_json(self) -> dict:
         out = {
@@ -172,14 +189,26 @@ class ClaimResult:
         }
         if self.rhs_lower is not None:
             out["rhs_lower"] = self.rhs_lower
+        out["verdict"] = self.verdict
+        out["float_verdict"] = self.float_verdict
+        out["arithmetic"] = self.arithmetic
+        if self.intervals:
+            out["intervals"] = self.intervals
+        if self.certificate is not None:
+            out["certificate"] = self.certificate.to_json()
         if self.notes:
             out["notes"] = list(self.notes)
         return _jsonable(out)
 
     def __str__(self) -> str:
-        lines = [f"{self.claim} [{self.learner or '-'}] T={self.T}: {self.verdict}",
+        lines = [f"{self.claim} [{self.learner or '-'}] T={self.T}: {self.verdict}"
+                 f"   (float64: {self.float_verdict})",
                  f"  lhs = {float(self.lhs):.6g}   rhs = {float(self.rhs):.6g}   slack = {self.slack:.6g}"
                  f"   tolerance = {self.tolerance:.3g}"]
+        if self.certificate is not None:
+            lines.append(f"  certificate: {self.certificate.summary()}")
+        elif self.arithmetic == "float64":
+            lines.append("  certificate: none (not requested): the verdict is not certified")
         if self.rhs_lower is not None and self.rhs_lower != self.rhs:
             lines.append(f"  certified lower bound on the right side over all comparators: {float(self.rhs_lower):.6g}")
         for k, v in self.terms.items():
@@ -203,7 +232,7 @@ class Context:
         self.comparator = comparator
         route = route_params(claim, learner, dict(params))
         self.learner_params = route.learner
-        self.claim_params = {**claim.claim_params, **route.claim}
+        self.claim_params = learners.registry.exact_params({**claim.claim_params, **route.claim})
         self.params = {**route.claim, **route.learner}  # the validated values given (and set by the claim)
         self.routing_notes = route.notes
         self.checked: dict[str, str] = {}
@@ -233,6 +262,8 @@ class Context:
 
         ``uncertified``: a reason why no verdict can be certified on this input (e.g. "separability not
         certified"); the result is then inconclusive whatever lhs and rhs say, and the reason is a note."""
+        if nm.is_ball():
+            return self._ball_result(lhs, rhs, terms, rhs_lower, comparator, notes, uncertified)
         lhs_f, rhs_f = float(lhs), float(rhs)
         _refuse_nan(self.claim.id, lhs=lhs_f, rhs=rhs_f)
         if tol is None:
@@ -251,6 +282,51 @@ class Context:
                            dict(self.checked), dict(terms or {}), dict(comparator or {}),
                            None if rhs_lower is None else float(rhs_lower), notes,
                            self.__dict__.get("trace"), self.comparator_f)
+
+
+    def _ball_result(self, lhs, rhs, terms, rhs_lower, comparator, notes, uncertified) -> ClaimResult:
+        """The verdict in ball arithmetic: violated iff lhs > rhs for every point of the balls, holds iff
+        lhs ≤ rhs_lower (or rhs) for every point; no tolerance (a certificate needs none)."""
+        lb, rb = nm.ball(lhs), nm.ball(rhs)
+        lo = None if rhs_lower is None else nm.ball(rhs_lower)
+        notes = list(notes)
+        holds = None
+        if uncertified:
+            notes.append(f"inconclusive: {uncertified}")
+        elif (lb - rb).a > 0:
+            holds = False
+        elif (lb - (rb if lo is None else lo)).a <= 0:
+            holds = True
+        else:
+            notes.append(f"inconclusive in ball arithmetic: lhs ∈ [{lb.lower:.17g}, {lb.upper:.17g}], "
+                         f"rhs ∈ [{rb.lower:.17g}, {rb.upper:.17g}]"
+                         + ("" if lo is None else f", certified lower bound ≥ {lo.lower:.17g}"))
+        intervals = {"lhs": [lb.lower, lb.upper], "rhs": [rb.lower, rb.upper]}
+        if lo is not None:
+            intervals["rhs_lower"] = [lo.lower, lo.upper]
+        mid = lambda v: float(v.a.mid()) if isinstance(v, nm.Ball) else v  # noqa: E731  (display only)
+        return ClaimResult(self.claim.id, self.learner, dict(self.params), self.T, mid(lb), mid(rb), 0.0, holds,
+                           dict(self.checked), _mids(terms or {}), _mids(dict(comparator or {})),
+                           None if lo is None else mid(lo), notes, self.__dict__.get("trace"), self.comparator_f,
+                           arithmetic=f"arb ball arithmetic, {nm.ball_precision()} bits", intervals=intervals)
+
+
+def _mids(d: dict) -> dict:
+    """Balls replaced by their midpoints (display and JSON; the verdict never reads these)."""
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, nm.Ball):
+            out[k] = float(v.a.mid())
+        elif isinstance(v, dict):
+            out[k] = _mids(v)
+        else:
+            out[k] = v
+    return out
+
+
+#: The default of ``Claim.check(certify=None)``. The test suite turns it off (tests/conftest.py) for the checks that
+#: test the float64 calculators only; the CLI, the hunt's witnesses and the README's API examples certify.
+CERTIFY_BY_DEFAULT = True
 
 
 class Claim:
@@ -288,6 +364,18 @@ class Claim:
     def entry(self) -> CatalogEntry:
         return BY_ID[self.id]
 
+    #: Why no verdict of this claim can be certified (e.g. a Monte Carlo estimate); None when it can.
+    uncertifiable: ClassVar[str | None] = None
+
+    def uncertified_reason(self, res: ClaimResult) -> str | None:
+        """Why ``res`` cannot be certified (None: bounds.certify may try); default :attr:`uncertifiable`."""
+        return self.uncertifiable
+
+    def certify_params(self, res: ClaimResult) -> dict:
+        """The parameters of the certified re-derivation (default: those of ``res``; an expectation claim asks for
+        its exact mode)."""
+        return res.params
+
     def preconditions(self, ctx: Context) -> None:
         """Check the claim's hypotheses with ``ctx.require``; the default checks none beyond the common ones."""
 
@@ -295,17 +383,31 @@ class Claim:
         raise NotImplementedError
 
     def check(self, X=None, y=None, kernel=None, learner: str | None = None, params: dict | None = None,
-              comparator: Any = None) -> ClaimResult:
-        """Check the claim on one sequence: preconditions first, then the evaluation."""
+              comparator: Any = None, certify: "bool | None" = None) -> ClaimResult:
+        """Check the claim on one sequence: preconditions first, then the evaluation; then (``certify``, default
+        :data:`CERTIFY_BY_DEFAULT`) re-derive a decisive float64 verdict in ball arithmetic (bounds.certify), so
+        that ``result.verdict`` is "VIOLATED" or "holds" only when proven."""
+        res = self._check(X, y, kernel, learner, params, comparator)
+        if (CERTIFY_BY_DEFAULT if certify is None else certify) and not nm.is_mp() and res.holds is not None:
+            from .certify import certify_result
+
+            certify_result(self, res, X, y, kernel, comparator)
+        return res
+
+    def _check(self, X, y, kernel, learner, params, comparator) -> ClaimResult:
         learner = self.learner_for(learner)
         if self.needs_sequence and X is None:
             raise PreconditionError(self.id, "sequence", "this claim is checked on a sequence; none was given")
         ctx = Context(self, X, y, kernel, learner, params or {}, comparator)
         if self.needs_sequence and self.unit_kernel:
             diag = ctx.kernel.diag(ctx.X)
-            ctx.require("kappa(x,x) <= 1", bool(np.all(diag <= 1 + 1e-12)),
-                        f"max_t κ(x_t, x_t) = {float(np.max(diag)):.6g} with the {ctx.kernel.spec()} kernel "
-                        f"(the claim assumes ≤ 1, checked with relative tolerance 1e-12)")
+            if nm.is_ball():  # certified: every κ(x_t, x_t) ≤ 1 exactly (no tolerance)
+                ok = all(nm.ball(v) <= 1 for v in diag)
+                ctx.require("kappa(x,x) <= 1", ok, f"some κ(x_t, x_t) > 1 with the {ctx.kernel.spec()} kernel")
+            else:
+                ctx.require("kappa(x,x) <= 1", bool(np.all(diag <= 1 + 1e-12)),
+                            f"max_t κ(x_t, x_t) = {float(np.max(diag)):.6g} with the {ctx.kernel.spec()} kernel "
+                            f"(the claim assumes ≤ 1, checked with relative tolerance 1e-12)")
         self.preconditions(ctx)
         res = self.evaluate(ctx)
         _refuse_nan(self.id, lhs=float(res.lhs), rhs=float(res.rhs))

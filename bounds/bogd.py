@@ -29,14 +29,20 @@ from scipy import stats
 
 from learners import numeric as nm
 from learners import params as P
+from learners.realisations import realisations
 
-from .base import Claim, ClaimResult, Context, tolerance
+from .base import Claim, ClaimResult, Context, PreconditionError, tolerance
 from .oracle import HingeOracle, against_comparators, hinge, solve
 from .registry import claim
 
 MC_PARAMS = (
-    P.Param("seeds", "int", 30, low=2, high=1000, doc="seeds >= 2 independent runs of the Monte Carlo estimate", search=False),
+    P.Param("seeds", "int", 30, low=2, high=1000, doc="seeds >= 2 independent runs of the Monte Carlo estimate",
+            search=False),
     P.unit("confidence", 0.95, "confidence level of the interval", low_open=True, high_open=True, search=False),
+    P.Param("expectation", "str", "monte-carlo", choices=("monte-carlo", "exact"),
+            doc="Monte Carlo over seeds (evidence) or the exact expectation over every realisation", search=False),
+    P.Param("max_realisations", "int", 4096, low=1, high=10**6, doc="the most realisations the exact mode enumerates",
+            search=False),
 )
 READING = P.Param("reading", "str", "printed", choices=("printed", "corrected"),
                   doc="the statement as printed or as corrected (errata)")
@@ -100,51 +106,54 @@ def omega_comparator(X, y, kernel, c_s: float, cap: float, oracle: HingeOracle |
     T = len(yv)
     Q = oracle.K * np.outer(yv, yv)
     A = oracle.R * yv[None, :]  # z = R diag(y) β, f|data = Rᵀz
+    cap_f = nm.lower(cap)  # a float ≤ the exact cap, so the clipped β is admissible for certain
     beta, xi = cp.Variable(T), cp.Variable(T)
     z = A @ beta
     margin_con = xi >= 1 - cp.multiply(yv, oracle.R.T @ z)
-    prob = cp.Problem(cp.Minimize(cp.sum(xi) + c_s * cp.sum_squares(z)),
-                      [xi >= 0, margin_con, beta >= 0, beta <= cap])
+    prob = cp.Problem(cp.Minimize(cp.sum(xi) + nm.mid(c_s) * cp.sum_squares(z)),
+                      [xi >= 0, margin_con, beta >= 0, beta <= cap_f])
     b0, a = np.zeros(T), np.zeros(T)
-    for _ in solve(prob):
-        if beta.value is not None:
-            b0 = np.clip(np.asarray(beta.value, float), 0.0, cap)
-            if margin_con.dual_value is not None:
-                a = np.clip(np.nan_to_num(np.asarray(margin_con.dual_value, float)), 0.0, 1.0)
-            break
+    with nm.float64():
+        for _ in solve(prob):
+            if beta.value is not None:
+                b0 = np.clip(np.asarray(beta.value, float), 0.0, cap_f)
+                if margin_con.dual_value is not None:
+                    a = np.clip(np.nan_to_num(np.asarray(margin_con.dual_value, float)), 0.0, 1.0)
+                break
+    if nm.is_ball():  # the value and the bound re-evaluated in balls at the same β and multipliers
+        Q = oracle.Kb * np.outer(yv, yv)
     Qb = Q @ b0
-    norm_sq = max(float(b0 @ Qb), 0.0)
-    loss = float(np.maximum(0.0, 1.0 - Qb).sum())
+    norm_sq = nm.nonneg(b0 @ Qb)
+    loss = nm.pos_part(1 - Qb).sum()
     g = -(Q @ a) + 2 * c_s * Qb
-    lag = float(a.sum() - a @ Qb + c_s * norm_sq)
-    lower = lag + float(np.minimum(0.0, cap * g).sum()) - float(g @ b0)
+    lag = a.sum() - a @ Qb + c_s * norm_sq
+    lower = lag + sum((nm.bmin(0, cap * gi) for gi in g), nm.scalar(0)) - g @ b0
     value = loss + c_s * norm_sq
-    if value > T:  # f = 0 ∈ Ω is better
-        return float(T), min(lower, float(T)), {"kind": "omega", "loss": float(T), "norm": 0.0, "support": 0,
-                                                "note": "f = 0 (best found)"}
-    return value, min(lower, value), {"kind": "omega", "loss": loss, "norm": math.sqrt(norm_sq),
-                                      "support": int(np.count_nonzero(b0)), "cap": cap, "certified_lower": lower}
+    if nm.lower(value) > T:  # f = 0 ∈ Ω is better
+        return nm.scalar(T), nm.bmin(lower, T), {"kind": "omega", "loss": float(T), "norm": 0.0, "support": 0,
+                                                 "note": "f = 0 (best found)"}
+    return value, nm.bmin(lower, value), {"kind": "omega", "loss": loss, "norm": nm.sqrt(norm_sq),
+                                          "support": int(np.count_nonzero(b0)), "cap": cap, "certified_lower": lower}
 
 
-def _comparator_side(ctx: Context, c_s: float, cap: float | None) -> tuple[float, float, dict]:
-    """(value at the explicit comparator, certified lower bound, description) of min L_T(f) + c_s‖f‖²."""
-    with nm.float64():  # the oracles are float64 (cvxpy, LAPACK): only the learner's side replays at high precision
-        return _comparator_side_f64(ctx, c_s, cap)
-
-
-def _comparator_side_f64(ctx: Context, c_s: float, cap: float | None) -> tuple[float, float, dict]:
+def _comparator_side(ctx: Context, c_s, cap) -> tuple:
+    """(value at the explicit comparator, certified lower bound, description) of min L_T(f) + c_s‖f‖². The solves
+    are float64; the value and the bound are evaluated in the backend (balls in a certified replay)."""
+    if nm.is_mp() and not nm.is_ball():  # mpmath replays: the oracle side stays float64
+        with nm.float64():
+            return _comparator_side(ctx, float(c_s), None if cap is None else float(cap))
     oracle = HingeOracle(ctx.X, ctx.y, ctx.kernel)
-    lower = oracle.minimise(1.0, c_s, math.inf).lower
+    res = oracle.minimise(1.0, c_s, math.inf)
     if cap is None:
-        res = oracle.minimise(1.0, c_s, math.inf)
-        return res.value, min(lower, res.value), res.describe()
+        return res.value, nm.bmin(res.lower, res.value), res.describe()
     value, omega_lower, desc = omega_comparator(ctx.X, ctx.y, ctx.kernel, c_s, cap, oracle)
-    return value, min(max(lower, omega_lower), value), desc
+    return value, nm.bmin(nm.bmax(res.lower, omega_lower), value), desc
 
 
 def _require_lam_eta(ctx: Context, p: dict) -> None:
-    le = p["lam"] * p["eta"]
-    ctx.require("lam*eta <= 1/2", le <= 0.5 + 1e-15, f"λη = {le:.6g} (Theorem 2's hypothesis)")
+    le = nm.scalar(p["lam"]) * nm.scalar(p["eta"])
+    slack = 0 if nm.is_ball() else 1e-15  # certified: λη ≤ ½ exactly
+    ctx.require("lam*eta <= 1/2", le <= 0.5 + slack, f"λη = {float(nm.upper(le)):.6g} (Theorem 2's hypothesis)")
 
 
 # ------------------------------------------------------------------------------------------------------ OGD
@@ -192,35 +201,56 @@ class BOGDUnbiased(Claim):
         le, cap = p["lam"] * p["eta"], p["gamma"] * p["eta"]
         worst, where = 0.0, -1
         parts = dict.fromkeys(self.DEFECTS, 0.0)
-        for rec in learner.removal_log:
+        for rec in learner.removal_log:  # nm.bmax: also defined on overlapping balls (certified replay)
             d = self._defects(rec, le, cap)
             for k, v in d.items():
-                parts[k] = max(parts.get(k, 0.0), v)
-            if max(d.values()) > worst:
-                worst, where = max(d.values()), rec["t"]
-        raw = np.array([float(v) for v in tr["p_min_raw"]]) if "p_min_raw" in tr else np.array([np.nan])
-        neg = float(np.nanmax(-raw)) if np.any(np.isfinite(raw)) else 0.0
-        if neg > worst:
-            worst, where = neg, int(np.nanargmax(-raw)) + 1
-        parts["p_i >= 0 (printed p)"] = max(neg, 0.0)
-        return ctx.result(max(worst, 0.0), 0.0, {**parts, "worst round": where,
-                                                 "removals": len(learner.removal_log)}, tol=1e-9)
+                parts[k] = nm.bmax(parts.get(k, 0.0), v)
+            worst_here = nm.bmax(*d.values())
+            if nm.upper(worst_here) > nm.upper(worst):
+                where = rec["t"]
+            worst = nm.bmax(worst, worst_here)
+        raw = [v for v in tr["p_min_raw"] if not _is_nan(v)] if "p_min_raw" in tr else []
+        neg = nm.bmax(*[-v for v in raw]) if raw else 0.0
+        if raw and nm.upper(neg) > nm.upper(worst):
+            where = next(t + 1 for t, v in enumerate(tr["p_min_raw"]) if not _is_nan(v) and -v is not None
+                         and nm.upper(-v) >= nm.upper(neg))
+        worst = nm.bmax(worst, neg)
+        parts["p_i >= 0 (printed p)"] = nm.nonneg(neg)
+        return ctx.result(nm.nonneg(worst), 0.0, {**parts, "worst round": where,
+                                                  "removals": len(learner.removal_log)}, tol=1e-9)
 
     @staticmethod
     def _defects(rec: dict, le: float, cap: float) -> dict:
+        """The defects of one removal round (relative to max |α|), in the backend's numbers (balls when certified:
+        nm.bmax / nm.bmin / nm.nonneg are defined on overlapping balls)."""
         p, a_, new, i = rec["p"], rec["alpha"], rec["alpha_new"], rec["i"]
-        scale = max(float(np.max(np.abs(a_))), 1e-300)
+        scale = nm.bmax(*[abs(v) for v in a_], 1e-300)
         a = (1 - le) / (le * (1 - p)) * a_
         b = (le - p) / (le * (1 - p)) * a_
         Z = np.zeros(len(p))
         Z[i] = 1.0
-        eq7 = np.minimum(a_ - le * (b + a * Z), cap)
-        return {"eq6 |a p + b - alpha|": float(np.max(np.abs(a * p + b - a_))) / scale,
-                "eq8 |alpha_ik - lam eta (a+b)|": float(abs(a_[i] - le * (a[i] + b[i]))) / scale,
-                "a_i >= 0": float(max(-np.min(a), 0.0)) / scale,
-                "eq10 = pi(eq7)": float(np.max(np.abs(eq7 - new))) / scale,
-                "sum p = 1": float(abs(np.sum(p) - 1.0)),
-                "p_i >= 0 (sampled p)": float(max(-np.min(p), 0.0))}
+        eq7 = [nm.bmin(v, cap) for v in a_ - le * (b + a * Z)]
+        return {"eq6 |a p + b - alpha|": nm.bmax(*[abs(v) for v in a * p + b - a_]) / scale,
+                "eq8 |alpha_ik - lam eta (a+b)|": abs(a_[i] - le * (a[i] + b[i])) / scale,
+                "a_i >= 0": nm.nonneg(-nm.bmin(*a)) / scale,
+                "eq10 = pi(eq7)": nm.bmax(*[abs(u - v) for u, v in zip(eq7, new)]) / scale,
+                "sum p = 1": abs(sum(p) - 1),
+                "p_i >= 0 (sampled p)": nm.nonneg(-nm.bmin(*p))}
+
+
+def _colsum(tr, name: str):
+    """Σ of a trace column over the rounds where it was logged (0 when never logged), in the backend's numbers."""
+    return nm.nan_to_zero(tr[name]).sum() if name in tr else nm.scalar(0)
+
+
+def _is_nan(v) -> bool:
+    """A NaN placeholder of a trace column (float, mpf or ball)."""
+    if isinstance(v, nm.Ball):
+        return v.a.is_nan()
+    try:
+        return math.isnan(v)
+    except TypeError:
+        return False
 
 
 @claim
@@ -248,31 +278,69 @@ class BOGDSkewness(Claim):
         tr = learner.run(ctx.X, ctx.y)
         printed = ctx.claim_params["reading"] == "printed"
         worst, where = 0.0, -1
-        H_trace = np.array([float(v) for v in tr["H"]]) if "H" in tr else np.array([])
+        H_trace = np.asarray(tr["H"]) if "H" in tr else np.array([])
         consistency = 0.0
         for rec in learner.removal_log:
             a, k = rec["alpha"], rec["kdiag"]
             B = len(a)
-            scale = max(float(B * np.max(a * a * k)), 1e-300)
-            H = (B * float(np.sum(a * a * k)) - float(np.sum(a * np.sqrt(k))) ** 2) / scale
-            consistency = max(consistency, abs(H * scale - float(H_trace[rec["t"] - 1])) / scale)
-            c = a if printed else a * np.sqrt(k)
-            spread = float(np.max(c) - np.min(c)) / max(float(np.max(np.abs(c))), 1e-300)
-            d = max(-H, 0.0)
-            if abs(H) <= self.ZERO and spread > 1e-6:
-                d = max(d, spread)
-            if spread == 0.0 and abs(H) > 1e-9:
-                d = max(d, abs(H))
-            if d > worst:
-                worst, where = d, rec["t"]
-        return ctx.result(max(worst, consistency), 0.0,
+            scale = nm.bmax(*(B * a * a * k), 1e-300)
+            H = (B * np.sum(a * a * k) - np.sum(a * nm.sqrt(k)) ** 2) / scale
+            consistency = nm.bmax(consistency, abs(H * scale - H_trace[rec["t"] - 1]) / scale)
+            c = a if printed else a * nm.sqrt(k)
+            spread = (nm.bmax(*c) - nm.bmin(*c)) / nm.bmax(*[abs(v) for v in c], 1e-300)
+            zero, unequal = (0, 0) if nm.is_ball() else (self.ZERO, 1e-6)  # certified: H = 0 and spread > 0 exactly
+            d = nm.nonneg(-H)
+            if abs(H) <= zero and spread > unequal:
+                d = nm.bmax(d, spread)
+            if spread == 0 and abs(H) > zero:
+                d = nm.bmax(d, abs(H))
+            if nm.upper(d) > nm.upper(worst):
+                where = rec["t"]
+            worst = nm.bmax(worst, d)
+        return ctx.result(nm.bmax(worst, consistency), 0.0,
                           {"worst round": where, "trace H consistency": consistency,
                            "removals": len(learner.removal_log), "reading": ctx.claim_params["reading"]}, tol=1e-9)
 
 
 # ------------------------------------------------------------------------------------------ expectations (E)
 class _ExpectationClaim(Claim):
+    """Kind-E claims. Claim parameter ``expectation``: "monte-carlo" (the default: ``seeds`` runs and a Student-t
+    interval, fast evidence that is never certified) or "exact": the expectation over *every* realisation of the
+    learner's draws with its probability (learners.realisations), at most ``max_realisations`` of them, which
+    makes the comparison deterministic. The certified replay always uses "exact" (:meth:`certify_params`), so a
+    short witness gets a proof and a long sequence an honest "not certified"."""
+
     PARAMS = MC_PARAMS
+
+    def uncertified_reason(self, res):
+        return None
+
+    def certify_params(self, res) -> dict:
+        return {**res.params, "expectation": "exact"}
+
+    def expect(self, ctx, F) -> tuple[str, list]:
+        """("exact", [(P(ω), F(ω)), ...]) over every realisation, or ("monte-carlo", [(1/n, F(seed)), ...])."""
+        if ctx.claim_params["expectation"] == "exact":
+            limit = int(ctx.claim_params["max_realisations"])
+            return "exact", [(r.probability, F(r.trace)) for r in realisations(ctx.make_learner, ctx.X, ctx.y, limit)]
+        traces = run_seeds(ctx, int(ctx.claim_params["seeds"]))
+        return "monte-carlo", [(1 / len(traces), F(t)) for t in traces]
+
+    def verdict(self, ctx, kind: str, values: list, rhs, rhs_lower, terms: dict, comparator: dict, what: str):
+        """The verdict on E[random side] ≤ rhs: exact (a deterministic comparison, certifiable) or Monte Carlo.
+        ``values`` are (weight, {component: value}) with the random side under "side"; each component's mean is
+        reported as "mean <component>"."""
+        means = {f"mean {c}": sum((w * v[c] for w, v in values), nm.scalar(0)) for c in values[0][1] if c != "side"}
+        if kind == "monte-carlo":
+            return mc_result(ctx, [float(v["side"]) for _, v in values], rhs, rhs_lower,
+                             {**terms, **{k: float(m) for k, m in means.items()}, "expectation": kind},
+                             comparator, ctx.claim_params["confidence"], what)
+        E = sum((w * v["side"] for w, v in values), nm.scalar(0))
+        mass = sum((w for w, _ in values), nm.scalar(0))
+        res = ctx.result(E, rhs, {**terms, **means, "mean": E, "expectation": f"exact over {len(values)} "
+                                  f"realisations", "sum of P(omega)": mass}, rhs_lower=rhs_lower, comparator=comparator)
+        res.notes.insert(0, f"{what}: exact expectation over all {len(values)} realisations of the learner's draws")
+        return res
 
     def preconditions(self, ctx):
         n = ctx.claim_params["seeds"]
@@ -282,11 +350,11 @@ class _ExpectationClaim(Claim):
         _require_lam_eta(ctx, learner_params(ctx))
 
     def consts(self, ctx) -> dict:
+        """The theorem's constants, in the backend's numbers (exact balls in a certified replay)."""
         p = learner_params(ctx)
-        B, lam, eta, gamma = p["B"], p["lam"], p["eta"], p["gamma"]
-        T = ctx.T
-        return {"B": B, "lam": lam, "eta": eta, "gamma": gamma, "T": T, "c_f": (1.0 / eta + lam * T) / 2.0,
-                "uniform term": ((B / (B - 1)) ** 2 * gamma**2 + 1.0) * eta * T}
+        B, lam, eta, gamma, T = (nm.scalar(v) for v in (p["B"], p["lam"], p["eta"], p["gamma"], ctx.T))
+        return {"B": B, "lam": lam, "eta": eta, "gamma": gamma, "T": T, "c_f": (1 / eta + lam * T) / 2,
+                "uniform term": ((B / (B - 1)) ** 2 * gamma**2 + 1) * eta * T}
 
 
 @claim
@@ -303,17 +371,18 @@ class BOGDTheorem2(_ExpectationClaim):
     def evaluate(self, ctx):
         k = self.consts(ctx)
         le = k["lam"] * k["eta"]
-        traces = run_seeds(ctx, int(ctx.claim_params["seeds"]))
         w = (1 - le) ** 2 / k["eta"]
-        loss = np.array([float(np.sum(t["loss"])) for t in traces])
-        samp = np.array([float(np.nansum(t["sampling_term"])) if "sampling_term" in t else 0.0 for t in traces])
-        samples = loss - w * samp
+
+        def F(t):
+            loss, samp = np.sum(t["loss"]), _colsum(t, "sampling_term")
+            return {"side": loss - w * samp, "loss": loss, "sampling term": samp}
+
+        kind, values = self.expect(ctx, F)
         value, lower, comp = _comparator_side(ctx, k["c_f"], k["gamma"] * k["eta"])
         extra = k["eta"] * k["T"]
-        return mc_result(ctx, samples, value + extra, lower + extra,
-                         {"eta L^2 T": extra, "c_f": k["c_f"], "L_T(f)": comp["loss"], "||f||": comp["norm"],
-                          "mean loss": float(loss.mean()), "mean sampling term": float(samp.mean())},
-                         comp, ctx.claim_params["confidence"], "E[Σℓ − (1−λη)²/η Σ sampling term]")
+        return self.verdict(ctx, kind, values, value + extra, lower + extra,
+                            {"eta L^2 T": extra, "c_f": k["c_f"], "L_T(f)": comp["loss"], "||f||": comp["norm"]},
+                            comp, "E[Σℓ − (1−λη)²/η Σ sampling term]")
 
 
 @claim
@@ -339,20 +408,19 @@ class BOGDTheorem3(_ExpectationClaim):
 
     def evaluate(self, ctx):
         k = self.consts(ctx)
-        traces = run_seeds(ctx, int(ctx.claim_params["seeds"]))
-        samples = [float(np.sum(t["loss"])) for t in traces]
-        conf = ctx.claim_params["confidence"]
+        kind, values = self.expect(ctx, lambda t: {"side": np.sum(t["loss"])})
         if ctx.claim_params["reading"] == "printed":
-            rhs = k["uniform term"] + min(samples)
-            return mc_result(ctx, samples, rhs, rhs, {"A(eta) at f=0": k["uniform term"],
-                                                      "min_omega L(omega)": min(samples),
-                                                      "max_omega L(omega)": max(samples)},
-                             {"kind": "zero (printed reading: f enters only through ||f||^2)"}, conf,
-                             "printed reading, E[Σℓ] against A(η) + min over seeds of Σℓ(y_t f_t(x_t))")
+            sides = [v["side"] for _, v in values]
+            rhs = k["uniform term"] + nm.bmin(*sides)
+            return self.verdict(ctx, kind, values, rhs, rhs, {"A(eta) at f=0": k["uniform term"],
+                                                              "min_omega L(omega)": nm.bmin(*sides),
+                                                              "max_omega L(omega)": nm.bmax(*sides)},
+                                {"kind": "zero (printed reading: f enters only through ||f||^2)"},
+                                "printed reading, E[Σℓ] against A(η) + min over realisations of Σℓ(y_t f_t(x_t))")
         value, lower, comp = _comparator_side(ctx, k["c_f"], k["gamma"] * k["eta"])
-        return mc_result(ctx, samples, value + k["uniform term"], lower + k["uniform term"],
-                         {"((B/(B-1))^2 gamma^2 + L^2) eta T": k["uniform term"], "c_f": k["c_f"],
-                          "L_T(f)": comp["loss"], "||f||": comp["norm"]}, comp, conf, "E[Σℓ(y_t f_t(x_t))]")
+        return self.verdict(ctx, kind, values, value + k["uniform term"], lower + k["uniform term"],
+                            {"((B/(B-1))^2 gamma^2 + L^2) eta T": k["uniform term"], "c_f": k["c_f"],
+                             "L_T(f)": comp["loss"], "||f||": comp["norm"]}, comp, "E[Σℓ(y_t f_t(x_t))]")
 
 
 @claim
@@ -377,21 +445,27 @@ class BOGDEq14(_ExpectationClaim):
 
     def evaluate(self, ctx):
         k = self.consts(ctx)
-        traces = run_seeds(ctx, int(ctx.claim_params["seeds"]))
-        samples = [float(np.sum(t["loss"])) for t in traces]
-        capped = int(sum(np.nansum(np.where(t["clipped"] > 0, t["clipped"], 0)) if "clipped" in t else 0
-                         for t in traces))
+        capped = [0]
+
+        def F(t):
+            if "clipped" in t:
+                c = np.asarray(t["clipped"], float)
+                capped[0] += int(np.nansum(np.where(c > 0, c, 0)))
+            return {"side": np.sum(t["loss"])}
+
+        kind, values = self.expect(ctx, F)
         value, lower, comp = _comparator_side(ctx, k["c_f"], None)
-        res = mc_result(ctx, samples, value + k["uniform term"], lower + k["uniform term"],
-                        {"((B/(B-1))^2 gamma^2 + 1) eta T": k["uniform term"], "c_f": k["c_f"],
-                         "L_T(f)": comp["loss"], "||f||": comp["norm"], "capped weights": capped}, comp,
-                        ctx.claim_params["confidence"], "E[Σℓ(y_t f_t(x_t))]")
+        res = self.verdict(ctx, kind, values, value + k["uniform term"], lower + k["uniform term"],
+                           {"((B/(B-1))^2 gamma^2 + 1) eta T": k["uniform term"], "c_f": k["c_f"],
+                            "L_T(f)": comp["loss"], "||f||": comp["norm"], "capped weights": capped[0]}, comp,
+                           "E[Σℓ(y_t f_t(x_t))]")
         if comp["norm"] > 0:
             res.terms["regret / (T ||f|| / sqrt B)"] = (res.terms["mean"] - comp["loss"]) / (
-                k["T"] * comp["norm"] / math.sqrt(k["B"]))
-        if capped:
-            res.holds = False
-            res.notes.append(f"the premise fails: eq. 10's cap was active {capped} times")
+                float(k["T"]) * comp["norm"] / math.sqrt(float(k["B"])))
+        if capped[0]:  # eq. 14's premise (π_Ω not in effect) fails on this run: outside the claim's hypotheses
+            raise PreconditionError(self.id, "no weight capped by eq. 10",
+                                    f"eq. 10's cap was active {capped[0]} times, so π_Ω is in effect and eq. 14's "
+                                    f"premise fails (check BOGD-T3 instead)")
         return res
 
 
@@ -415,12 +489,14 @@ class BOGDTheorem4(_ExpectationClaim):
         k = self.consts(ctx)
         le = k["lam"] * k["eta"]
         w = (1 - le) ** 2 / (k["eta"] * (k["B"] - 1) ** 2)
-        traces = run_seeds(ctx, int(ctx.claim_params["seeds"]))
-        loss = np.array([float(np.sum(t["loss"])) for t in traces])
-        H = np.array([float(np.nansum(t["H"])) if "H" in t else 0.0 for t in traces])
+
+        def F(t):
+            loss, H = np.sum(t["loss"]), _colsum(t, "H")
+            return {"side": loss + w * H, "loss": loss, "sum H": H}
+
+        kind, values = self.expect(ctx, F)
         value, lower, comp = _comparator_side(ctx, k["c_f"], k["gamma"] * k["eta"])
-        return mc_result(ctx, loss + w * H, value + k["uniform term"], lower + k["uniform term"],
-                         {"((B/(B-1))^2 gamma^2 + L^2) eta T": k["uniform term"], "c_f": k["c_f"],
-                          "H weight": w, "L_T(f)": comp["loss"], "||f||": comp["norm"],
-                          "mean loss": float(loss.mean()), "mean sum H": float(H.mean())}, comp,
-                         ctx.claim_params["confidence"], "E[Σℓ + (1−λη)²/(η(B−1)²) Σ H_t]")
+        return self.verdict(ctx, kind, values, value + k["uniform term"], lower + k["uniform term"],
+                            {"((B/(B-1))^2 gamma^2 + L^2) eta T": k["uniform term"], "c_f": k["c_f"],
+                             "H weight": w, "L_T(f)": comp["loss"], "||f||": comp["norm"]}, comp,
+                            "E[Σℓ + (1−λη)²/(η(B−1)²) Σ H_t]")

@@ -230,7 +230,7 @@ def _replay(args) -> int:
             print(f"  replay: {d}")
         for d in stored:
             print(f"  replay: MISMATCH: {d}")
-        print(f"  violation confirmed at high precision: {rep.confirmed}")
+        print(f"  violation certified: {str(rep.confirmed).lower()} ({rep.arithmetic})")
     return 0
 
 
@@ -271,7 +271,7 @@ def cmd_check(args) -> int:
     if args.save_witness:
         _writable(Path(args.save_witness).parent, "--save-witness")
     X, y = _sequence_for(args, claim, kernel, learner, params)
-    res = claim.check(X, y, kernel=kernel, learner=learner, params=params)
+    res = claim.check(X, y, kernel=kernel, learner=learner, params=params, certify=True)
     if args.save_witness and res.holds is False:
         Witness.from_result(res, X, y, kernel, comparator=res.comparator_f, found_by="boundlab check").save(
             args.save_witness)
@@ -369,7 +369,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "JSON; `boundlab params CLAIM` lists them")
     p.add_argument("--seed", type=_seed, default=None,
                    help="seed of the built-in sequence's random draws (default 0); not the learner's seed")
-    p.add_argument("--witness", help="replay a witness JSON and confirm it at higher precision")
+    p.add_argument("--witness", help="replay a witness JSON and certify its violation in ball arithmetic")
     p.add_argument("--save-witness", metavar="FILE", help="write a witness JSON when the check finds a violation")
     p.add_argument("--json", action="store_true")
     p.set_defaults(fn=cmd_check)

@@ -56,11 +56,13 @@ class BudgetLowerBound(Claim):
     needs_sequence = False
     unit_kernel = False
 
-    def check(self, X=None, y=None, kernel=None, learner=None, params=None, comparator=None) -> ClaimResult:
+    def check(self, X=None, y=None, kernel=None, learner=None, params=None, comparator=None,
+              certify=None) -> ClaimResult:
         if kernel is not None and learners.parse_kernel(kernel).name != "linear":
             raise PreconditionError(self.id, "kernel is linear (§2)",
                                     f"§2 uses the linear kernel, got {learners.parse_kernel(kernel).spec()}")
-        return super().check(X, y, kernel="linear", learner=learner, params=params, comparator=comparator)
+        return super().check(X, y, kernel="linear", learner=learner, params=params, comparator=comparator,
+                             certify=certify)
 
     def preconditions(self, ctx: Context) -> None:
         B, T = ctx.params.get("B", 8), ctx.params.get("T", 0)
@@ -186,6 +188,8 @@ class ForgetronTable81(Claim):
 
     id = "FGT-TAB"
     learners = ()
+    uncertifiable = ("error rates on random synthetic data against published percentages, judged with confidence "
+                     "intervals: a statistical statement, not a proof (bounds.certify)")
     PARAMS = (
         P.seed(doc="seed of the synthetic data"),
         P.Param("reps", "int", 1, low=1, high=100, doc="independent data sets per cell", search=False),
@@ -197,11 +201,13 @@ class ForgetronTable81(Claim):
     needs_sequence = False
     unit_kernel = True  # the Gaussian kernel of §8 has κ(x, x) = 1
 
-    def check(self, X=None, y=None, kernel=None, learner=None, params=None, comparator=None) -> ClaimResult:
+    def check(self, X=None, y=None, kernel=None, learner=None, params=None, comparator=None,
+              certify=None) -> ClaimResult:
         if kernel is not None and learners.parse_kernel(kernel).spec() != KERNEL:
             raise PreconditionError(self.id, "kernel",
                                     f"Table 8.1 uses {KERNEL}, got {learners.parse_kernel(kernel).spec()}")
-        return super().check(X, y, kernel=KERNEL, learner=learner, params=params, comparator=comparator)
+        return super().check(X, y, kernel=KERNEL, learner=learner, params=params, comparator=comparator,
+                             certify=certify)
 
     def preconditions(self, ctx: Context) -> None:
         cp = {**self.claim_params, **ctx.params}

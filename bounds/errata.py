@@ -2,8 +2,8 @@
 
 A **witness** is a JSON file that replays one check: the claim id, the learner, kernel and parameters, the
 sequence, and (for "for every comparator" claims) the explicit comparator f = Σ α_i κ(x_i, ·) at which the right
-side is beaten. ``replay`` re-runs it in float64 and then in mpmath (learners.numeric.high_precision); a violation
-is *confirmed* only when both runs violate the printed statement.
+side is beaten. ``replay`` re-runs it in float64 and then certifies it (bounds.certify: the learner re-run and lhs,
+rhs re-evaluated in ball arithmetic); a violation is *confirmed* only when the certificate proves it.
 
 An **erratum** is a witness file in ``bounds/witnesses/`` whose JSON carries an ``"erratum"`` object:
 ``{"printed": the statement as printed, "cause": one paragraph, "corrected": the corrected statement or null}`` and,
@@ -24,7 +24,6 @@ import numpy as np
 
 from learners.expansion import KernelExpansion
 from learners.kernels import parse_kernel
-from learners.numeric import high_precision
 
 WITNESS_DIR = Path(__file__).with_name("witnesses")
 FORMAT = "boundlab-witness/1"
@@ -90,17 +89,18 @@ class Witness:
         X = np.asarray(c["X"], float).reshape(len(alpha), -1 if len(alpha) else np.shape(self.X)[1])
         return KernelExpansion.from_points(parse_kernel(self.kernel), X, alpha)
 
-    def check(self):
-        """Run the check this witness describes (in the current numeric backend).
+    def sequence(self, claim) -> tuple:
+        """(X, y) as arrays, or (None, None) for a symbolic claim (``needs_sequence = False``)."""
+        return (np.asarray(self.X, float), np.asarray(self.y)) if claim.needs_sequence else (None, None)
 
-        Symbolic claims (``needs_sequence = False``) are checked without a sequence; their witness's X and y are
-        empty lists."""
+    def check(self, certify: bool = False):
+        """Run the check this witness describes (in the current numeric backend; certified when asked)."""
         from .registry import get
 
         claim = get(self.claim)
-        X, y = (np.asarray(self.X, float), np.asarray(self.y)) if claim.needs_sequence else (None, None)
+        X, y = self.sequence(claim)
         return claim.check(X, y, kernel=self.kernel, learner=self.learner, params=self.params,
-                           comparator=self.comparator_object())
+                           comparator=self.comparator_object(), certify=certify)
 
 
 # The schema of FORMAT: field → (required, check, what it must be). Numbers as boundlab writes them ("inf" for ±inf).
@@ -183,58 +183,73 @@ def _default(o):
 
 @dataclass
 class Replay:
-    """Outcome of replaying a witness: float64 result, high-precision result, and whether the violation stands."""
+    """Outcome of replaying a witness: the float64 result and its certificate (bounds.certify)."""
 
     witness: Witness
     float_result: Any
-    mp_result: Any = None
-    confirmed: bool | None = None  # True: violated in float64 and mpmath; False: no violation; None: float64 only
+    certificate: Any = None  # bounds.certify.Certificate
     detail: list = field(default_factory=list)
+
+    @property
+    def confirmed(self) -> bool:
+        """True only for a violation certified in ball arithmetic (no input to the verdict from an uncertified
+        float computation)."""
+        return self.certificate is not None and self.certificate.holds is False
+
+    @property
+    def arithmetic(self) -> str:
+        return self.certificate.arithmetic if self.certificate is not None else "float64 only"
 
     @property
     def status(self) -> str:
         """One line for reports: how far the violation is confirmed."""
         if self.confirmed:
-            return "violation confirmed at high precision"
-        if self.confirmed is None:
-            return "violation in float64; " + "; ".join(self.detail)
+            return f"violation certified ({self.arithmetic})"
         if self.witness.erratum and self.witness.erratum.get("violates") is False:
             return "typo erratum: the printed form does not fail on the witness (see the cause)"
-        return "NOT confirmed: " + "; ".join(self.detail)
+        return "NOT certified: " + "; ".join(self.detail)
 
     def summary(self) -> dict:
-        f = self.float_result
-        out = {"claim": self.witness.claim, "learner": self.witness.learner, "float64": f.to_json(),
-               "confirmed": self.confirmed, "detail": self.detail}
-        if self.mp_result is not None:
-            out["high_precision"] = self.mp_result.to_json()
+        out = {"claim": self.witness.claim, "learner": self.witness.learner, "float64": self.float_result.to_json(),
+               "confirmed": self.confirmed, "arithmetic": self.arithmetic, "detail": self.detail}
+        if self.certificate is not None:
+            out["certificate"] = self.certificate.to_json()
         return out
 
 
-def replay(w: "Witness | str | Path", dps: int = 50) -> Replay:
-    """Replay a witness in float64, then in mpmath with ``dps`` digits; confirm a violation only if both agree."""
+def replay(w: "Witness | str | Path") -> Replay:
+    """Replay a witness: the check in float64, then its certification in ball arithmetic (bounds.certify). The
+    violation is confirmed only when the certificate proves it."""
+    from .certify import certify_result
+    from .registry import get
+
     if not isinstance(w, Witness):
         w = Witness.load(w)
     fres = w.check()
     rep = Replay(w, fres)
+    _compare_stored(w, fres, rep.detail)
     if fres.holds is not False:
-        rep.confirmed = False
-        rep.detail.append(f"float64 replay does not violate the claim (verdict: {fres.verdict})")
+        rep.detail.append(f"the float64 replay does not violate the claim (float verdict: {fres.float_verdict})")
         return rep
     if w.comparator is None and _is_comparator_claim(fres):
-        rep.detail.append("the witness has no explicit comparator; the high-precision replay needs one")
+        rep.detail.append("the witness has no explicit comparator; the certified replay needs one")
         return rep
-    try:
-        with high_precision(dps):
-            mres = w.check()
-    except NotImplementedError as exc:
-        rep.detail.append(f"not confirmed at high precision: {exc}; float64 gap {-fres.slack:.3g} "
-                          f"against tolerance {fres.tolerance:.3g}")
-        return rep
-    rep.mp_result = mres
-    rep.confirmed = mres.holds is False
-    rep.detail.append(f"mpmath ({dps} digits): lhs = {mres.lhs:.17g}, rhs = {mres.rhs:.17g}, verdict {mres.verdict}")
+    claim = get(w.claim)
+    X, y = w.sequence(claim)
+    rep.certificate = certify_result(claim, fres, X, y, w.kernel, w.comparator_object())
+    if not rep.confirmed:
+        rep.detail.append(rep.certificate.summary())
     return rep
+
+
+def _compare_stored(w: Witness, res, detail: list) -> None:
+    """Say so when the witness's stored lhs/rhs differ from the recomputed ones (beyond the result's tolerance)."""
+    for name, stored, now in (("lhs", w.lhs, res.lhs), ("rhs", w.rhs, res.rhs)):
+        if stored is None:
+            continue
+        tol = max(res.tolerance, 1e-9 * max(1.0, abs(float(now))))
+        if abs(float(stored) - float(now)) > tol:
+            detail.append(f"stored {name} = {float(stored):.12g} differs from the recomputed {float(now):.12g}")
 
 
 def _is_comparator_claim(res) -> bool:

@@ -35,6 +35,7 @@ from typing import Any, Callable
 import mpmath
 import numpy as np
 
+from learners import numeric as nm
 from learners.expansion import KernelExpansion
 from learners.forgetron import Psi, ShrinkRemovePerceptron, forgetron_phi_cap, forgetron_radius
 from learners import params as P
@@ -261,7 +262,7 @@ def mistakes(tr) -> np.ndarray:
 
 def col(tr, name: str, mask: np.ndarray | None = None) -> np.ndarray:
     """A float column with the rounds where it was not logged read as 0 (Ψ_t = 0 off removal rounds)."""
-    v = np.nan_to_num(np.asarray(tr[name], float), nan=0.0) if name in tr else np.zeros(tr.T)
+    v = nm.nan_to_zero(tr[name]) if name in tr else np.zeros(tr.T)
     return v if mask is None else v[mask]
 
 
@@ -521,8 +522,8 @@ class ForgetronLemma6(Claim):
         tr = ctx.trace
         J = mistakes(tr)
         M = int(np.count_nonzero(J))
-        S = float(-np.log(col(tr, "Phi", J)).sum())
-        psi = float(col(tr, "Psi", J).sum())
+        S = -nm.log(col(tr, "Phi", J)).sum()
+        psi = col(tr, "Psi", J).sum()
         if M == 0:
             return ctx.result(0, 0, {"M": 0}, notes=["no mistake: both sides are 0 at g = 0 and the lemma is trivial"])
         rhs, lower, comp = against_comparators(subsequence(ctx, J), M - psi, lambda L, s: s * s * (1 + S) + 2 * L,

@@ -282,6 +282,9 @@ class RBPExpectation(Claim):
     assumed as in the Perceptron bounds of 000.
     """
 
+    uncertifiable = ("E[M] is estimated by Monte Carlo over the learner's seeds with a confidence interval: a "
+                     "statistical statement, not a proof (bounds.certify)")
+
     id = "RBP-E"
     learners = ("rbp",)
     PARAMS = (

@@ -24,10 +24,12 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Callable, Iterator
 
 import numpy as np
 
+from learners import numeric as nm
 from learners.expansion import KernelExpansion
 from learners.kernels import Kernel, parse_kernel
 
@@ -62,6 +64,7 @@ class OracleResult:
     comparator: Comparator
     solver: str
     notes: list = field(default_factory=list)
+    multipliers: "np.ndarray | None" = field(default=None, repr=False)  # the dual point a behind ``lower``
 
     @property
     def gap(self) -> float:
@@ -115,7 +118,8 @@ class HingeOracle:
         self.kernel = parse_kernel(kernel)
         self.X = np.asarray(X, float)
         self.y = np.asarray(y, float)
-        self.K = self.kernel.matrix(self.X, self.X)
+        with nm.float64():
+            self.K = self.kernel.matrix(self.X, self.X)
         lam, V = np.linalg.eigh(self.K)
         keep = lam > self.EIG_RTOL * max(lam.max(), 1e-300)
         self._sqrt_lam = np.sqrt(lam[keep])
@@ -125,21 +129,64 @@ class HingeOracle:
         self._cache: dict = {}
 
     # ------------------------------------------------------------------ pieces
+    @cached_property
+    def Kb(self) -> np.ndarray:
+        """The Gram matrix in ball arithmetic (certified mode only)."""
+        Xb = nm.asarray(self.X)
+        return self.kernel.matrix(Xb, Xb)
+
     def comparator(self, z: np.ndarray) -> Comparator:
-        beta = self._V @ (z / self._sqrt_lam)
+        with nm.float64():
+            beta = self._V @ (np.asarray(z, float) / self._sqrt_lam)
+        return self.from_beta(beta)
+
+    def from_beta(self, beta: np.ndarray) -> Comparator:
+        """The comparator f = Σ β_t κ(x_t, ·) with its values, loss and norm (in balls in certified mode)."""
+        if nm.is_ball():  # β (float64, exact binary numbers) is the explicit comparator; its values are certified
+            values = self.Kb @ beta
+            norm = nm.sqrt(nm.nonneg(beta @ values))
+            return Comparator(beta, values, nm.pos_part(1 - self.y * values).sum(), norm)
         values = self.K @ beta
         norm = math.sqrt(max(float(beta @ values), 0.0))
         return Comparator(beta, values, hinge(values, self.y), norm)
 
     def scaled(self, c: Comparator, s: float) -> Comparator:
-        """c rescaled to norm s (used to push a solver's slightly infeasible point back into the ball)."""
+        """c rescaled to norm s (used to push a solver's slightly infeasible point back into the ball). In certified
+        mode the factor is a float chosen so that the rescaled norm is ≤ s for certain."""
+        if nm.is_ball():
+            r = (s * (1 - 2.0**-40)) / nm.upper(c.norm) if nm.upper(c.norm) > 0 else 0.0
+            beta = c.beta * r
+            values = self.Kb @ beta
+            return Comparator(beta, values, nm.pos_part(1 - self.y * values).sum(), nm.sqrt(nm.nonneg(beta @ values)))
         r = s / c.norm if c.norm > 0 else 0.0
         v = c.values * r
         return Comparator(c.beta * r, v, hinge(v, self.y), c.norm * r)
 
     def dual_value(self, a: np.ndarray, c_L: float, c_s: float, U: float) -> float:
-        """g(a): a certified lower bound on min_{‖f‖≤U} c_L L_T(f) + c_s ‖f‖² for any a (clipped to [0, c_L])."""
-        a = np.clip(np.nan_to_num(np.asarray(a, float)), 0.0, c_L)
+        """g(a): a certified lower bound on min_{‖f‖≤U} c_L L_T(f) + c_s ‖f‖² for any a (clipped to [0, c_L]).
+
+        Every a in the box [0, c_L]^T is dual feasible, so the bound is rigorous once g(a) itself is evaluated
+        rigorously: in certified mode ‖v‖² = aᵀYKYa is a ball, and where the branch test of the inner minimum
+        cannot be decided the unconstrained minimum −‖v‖²/(4c_s) (a smaller, still valid bound) is used."""
+        with nm.float64():  # a point of the box [0, c_L]^T for certain (c_L's lower end when it is a ball)
+            a = np.clip(np.nan_to_num(np.asarray(a, float)), 0.0, nm.lower(c_L))
+        if nm.is_ball():
+            vsq = nm.nonneg(a @ (self.Kb * np.outer(self.y, self.y)) @ a)
+            vnorm = nm.sqrt(vsq)
+            if c_s > 0:
+                try:
+                    inside = vnorm <= 2 * c_s * U
+                except nm.Uncertain:
+                    inside = True
+                inner = -vsq / (4 * c_s) if inside else c_s * U**2 - U * vnorm
+            elif math.isfinite(U):
+                inner = -U * vnorm
+            else:
+                try:
+                    inner = 0.0 if vsq == 0 else -math.inf
+                except nm.Uncertain:
+                    inner = -math.inf
+            return sum((nm.ball(v) for v in a), nm.ball(0)) + inner
         vnorm = math.sqrt(max(float(a @ self._YKY @ a), 0.0))
         if c_s > 0:
             inner = -vnorm**2 / (4 * c_s) if vnorm / (2 * c_s) <= U else c_s * U**2 - U * vnorm
@@ -156,12 +203,30 @@ class HingeOracle:
             raise ValueError("minimise needs c_L ≥ 0, c_s ≥ 0 and U ≥ 0")
         if c_s == 0 and not math.isfinite(U):
             raise ValueError("minimise needs a finite radius U when there is no norm penalty")
-        key = (c_L, c_s, U)
+        key = tuple(repr(v) for v in (c_L, c_s, U)) + ("ball" if nm.is_ball() else "float",)
         if key not in self._cache:
             self._cache[key] = self._solve(c_L, c_s, U)
         return self._cache[key]
 
     def _solve(self, c_L, c_s, U) -> OracleResult:
+        if nm.is_ball():
+            return self._certified(c_L, c_s, U)
+        return self._solve_float(c_L, c_s, U)
+
+    def _certified(self, c_L, c_s, U) -> OracleResult:
+        """The float64 solve (at the coefficients' midpoints), then its explicit comparator and its dual bound
+        re-evaluated in balls with the exact coefficients."""
+        with nm.float64():
+            fres = self._solve_float(nm.mid(c_L), nm.mid(c_s), nm.mid(U))
+        comp = self.from_beta(fres.comparator.beta)
+        if math.isfinite(U) and not nm.upper(comp.norm) <= U:
+            comp = self.scaled(comp, U)
+        value = c_L * comp.loss + c_s * comp.norm * comp.norm
+        lower = self.dual_value(fres.multipliers, c_L, c_s, U) if fres.multipliers is not None else -math.inf
+        return OracleResult(value, nm.bmin(lower, value), comp, fres.solver + ", re-evaluated in balls",
+                            list(fres.notes))
+
+    def _solve_float(self, c_L, c_s, U) -> OracleResult:
         import cvxpy as cp
 
         T, r = len(self.y), self.R.shape[0]
@@ -170,7 +235,7 @@ class HingeOracle:
         if U == 0 or r == 0:
             zero = self.comparator(np.zeros(r))
             return OracleResult(c_L * zero.loss, c_L * T if U == 0 else self.dual_value(np.full(T, c_L), c_L, c_s, U),
-                                zero, "closed form (f = 0)")
+                                zero, "closed form (f = 0)", multipliers=np.full(T, c_L))
         z, xi = cp.Variable(r), cp.Variable(T)
         margin = xi >= 1 - A @ z
         cons = [xi >= 0, margin]
@@ -186,7 +251,7 @@ class HingeOracle:
                 comp = self.scaled(comp, U)
             value = c_L * comp.loss + c_s * comp.norm**2
             lower = self.dual_value(margin.dual_value, c_L, c_s, U) if margin.dual_value is not None else -math.inf
-            res = OracleResult(value, min(lower, value), comp, label, list(notes))
+            res = OracleResult(value, min(lower, value), comp, label, list(notes), margin.dual_value)
             if best is None or res.gap < best.gap:
                 best = res
             if label.endswith("(optimal)") and res.gap <= 1e-6 * max(1.0, abs(value)):
@@ -194,6 +259,27 @@ class HingeOracle:
         if best is None:
             raise OracleError("; ".join(notes) or "no solver returned a solution")
         return best
+
+    def _cache_radii(self) -> list:
+        """The radii U of the float64 min-loss solves done so far (c_L = 1, c_s = 0)."""
+        return [k[2] for k in self._cache if k[0] == 1.0 and k[1] == 0.0 and k[3] == "float"]
+
+    def _certified_monotone(self, rhs, lhs, U, s_increasing, max_solves, tol) -> OracleResult:
+        """The branch and bound of ``minimise_monotone`` in certified mode: the float64 run chooses the radii and the
+        comparators; every cell's lower bound rhs(ℓ_{i+1}, s_i) is then re-evaluated with ℓ_{i+1} the certified dual
+        bound at radius s_{i+1} (balls), and the upper value at the best explicit comparator."""
+        with nm.float64():
+            fres = self.minimise_monotone(rhs, float(lhs), U, s_increasing, max_solves, tol)
+        radii = sorted(self._cache_radii())
+        prof = {s: self.min_loss(s) for s in radii}  # certified re-evaluations (balls), in the same order
+        lowers = [rhs(nm.nonneg(prof[b].lower), a if s_increasing else b) for a, b in zip(radii[:-1], radii[1:])]
+        if not math.isfinite(U):
+            lowers.append(rhs(0.0, radii[-1]))
+        uppers = {s: rhs(p.comparator.loss, p.comparator.norm) for s, p in prof.items()}
+        s_best = min(uppers, key=lambda s: nm.upper(uppers[s]))
+        lower = nm.bmin(*lowers, uppers[s_best]) if lowers else uppers[s_best]
+        return OracleResult(uppers[s_best], lower, prof[s_best].comparator, prof[s_best].solver,
+                            fres.notes + [f"certified over {len(radii)} radii in ball arithmetic"])
 
     def min_loss(self, U: float) -> OracleResult:
         """min over H_U of L_T(f)."""
@@ -211,6 +297,8 @@ class HingeOracle:
         Cells whose lower bound is below ``lhs`` are split until the question "is min rhs ≥ lhs?" is settled or
         ``max_solves`` is spent (then the result is inconclusive and says so).
         """
+        if nm.is_ball():
+            return self._certified_monotone(rhs, lhs, U, s_increasing, max_solves, tol)
         if not math.isfinite(U):
             if not s_increasing:
                 raise ValueError("a right side decreasing in ‖f‖ needs a finite radius U")
@@ -267,7 +355,7 @@ def against_comparators(ctx, lhs: float, rhs_of: Callable[[float, float], float]
             res = oracle.minimise(c_L, c_s, U)
             ctx.comparator_f = res.comparator.expansion(ctx.X, ctx.kernel)
             value = rhs_of(res.comparator.loss, res.comparator.norm)
-            return value, min(res.lower + const, value), res.describe()
+            return value, nm.bmin(res.lower + const, value), res.describe()
         res = oracle.minimise_monotone(rhs_of, lhs, U, s_increasing)
         ctx.comparator_f = res.comparator.expansion(ctx.X, ctx.kernel)
         return res.value, res.lower, res.describe()
@@ -276,13 +364,13 @@ def against_comparators(ctx, lhs: float, rhs_of: Callable[[float, float], float]
         kind = "zero"
     elif isinstance(comp, KernelExpansion):
         values = comp.values(ctx.X)
-        L = np.maximum(0, 1 - ctx.y * values).sum()  # stays in mpmath at high precision
+        L = nm.pos_part(1 - ctx.y * values).sum()  # stays in mpmath / balls in the exact backends
         s = comp.norm
         ctx.comparator_f = comp
         kind = "given"
     else:
         raise ValueError(f"comparator must be 'oracle', 'zero' or a KernelExpansion, got {comp!r}")
-    if s > U * (1 + 1e-12):
+    if (not s <= U) if nm.is_ball() else s > U * (1 + 1e-12):  # certified mode: ‖f‖ ≤ U exactly, no tolerance
         from .base import PreconditionError
 
         raise PreconditionError(ctx.claim.id, "||f|| <= U", f"the given comparator has norm {s:.6g} > U = {U:.6g}")

@@ -9,6 +9,8 @@ import math
 
 import numpy as np
 
+from learners import numeric as nm
+
 from .base import Claim, Context
 from .oracle import against_comparators
 from .registry import claim
@@ -43,6 +45,6 @@ class PerceptronTheorem2(Claim):
 
     def evaluate(self, ctx: Context):
         M = int(np.count_nonzero(ctx.trace["J"]))
-        rhs, lower, comp = against_comparators(ctx, M, lambda L, s: L + s * math.sqrt(max(L, 0.0)) + s * s)
+        rhs, lower, comp = against_comparators(ctx, M, lambda L, s: L + s * nm.sqrt(nm.nonneg(L)) + s * s)
         return ctx.result(M, rhs, {"M": M, "L_T(f)": comp["loss"], "||f||": comp["norm"]},
                           rhs_lower=lower, comparator=comp)

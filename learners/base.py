@@ -105,6 +105,23 @@ class OnlineLearner(ABC):
         """The current hypothesis (a copy, safe to keep)."""
         return None
 
+    # ------------------------------------------------------------- randomness
+    # A randomized learner draws *only* through these two hooks (with ``self.rng``), so that
+    # learners.realisations can replace them and enumerate every realisation of the draws with its probability.
+    def choose(self, p: np.ndarray) -> int:
+        """An index drawn from the probability vector p (inverse CDF with one uniform draw; p sums to 1 up to
+        rounding). In ball arithmetic the same draw is located among the certified cumulative sums."""
+        u = self.rng.random()
+        if nm.is_ball():
+            c = np.cumsum(np.asarray(p, dtype=object))
+            return next((i for i, ci in enumerate(c) if ci > u * c[-1]), len(c) - 1)
+        c = np.cumsum(np.asarray(p, dtype=float))
+        return int(min(np.searchsorted(c, u * c[-1], side="right"), len(c) - 1))
+
+    def choose_uniform(self, n: int) -> int:
+        """An index drawn uniformly from range(n)."""
+        return int(self.rng.integers(n))
+
     # ------------------------------------------------------------- conveniences
     def sign(self, score: float) -> int:
         """The prediction for a score, with this learner's tie convention at 0."""

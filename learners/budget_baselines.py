@@ -44,7 +44,7 @@ class RandomizedBudgetPerceptron(ShrinkRemovePerceptron):
         self.rng = np.random.default_rng(self.seed)
 
     def removal_slot(self, t: int) -> int:
-        k = int(self.rng.integers(len(self.f) - 1))  # one of the B old slots
+        k = self.choose_uniform(len(self.f) - 1)  # one of the B old slots
         return k if k < self.new_slot else k + 1
 
 

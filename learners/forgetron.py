@@ -55,11 +55,15 @@ def Psi(lam: Any, mu: Any) -> Any:
     return lam * lam + 2 * lam - 2 * lam * mu
 
 
-def Phi(phi: Any, norm_prime: Any, U: Any) -> Any:
+def Phi(phi: Any, norm_prime: Any, U: Any, at_radius: bool = False) -> Any:
     """Φ_t of eq. 24: 1 on J1 (φ‖f'‖ ≥ U), φ on J2 (‖f'‖ ≤ U, φ‖f'‖ < U), φ‖f'‖/U on J3 (‖f'‖ > U > φ‖f'‖).
 
-    U = ∞ makes J1 and J3 empty, so Φ_t = φ_t (Lemma 4, valid for every comparator).
+    U = ∞ makes J1 and J3 empty, so Φ_t = φ_t (Lemma 4, valid for every comparator). ``at_radius``: φ was chosen
+    as U/‖f'‖ (eq. 25's second term), so φ‖f'‖ = U holds exactly and the round is in J1; the case is then taken
+    from how φ was chosen, not from a comparison of two equal numbers that rounding could decide either way.
     """
+    if at_radius:
+        return nm.scalar(1)
     shrunk = phi * norm_prime
     if shrunk >= U:
         return nm.scalar(1)
@@ -185,13 +189,14 @@ class ShrinkRemovePerceptron(KernelLearner):
         return fx, "update+remove"
 
     def _shrink(self, t: int, slot: "int | None") -> Any:
+        self.phi_at_radius = False  # set by shrink_coefficient when it returns U/‖f'_t‖ (see Phi)
         phi = self.shrink_coefficient(t, slot)
         if not 0 < phi <= 1:
             raise ValueError(f"{self.name}: shrinking coefficient phi must lie in (0, 1], got {phi!r} on round {t}")
         if phi != 1:
             self.f.scale(phi)
         self.log("phi", phi)
-        self.log("Phi", Phi(phi, self.norm_prime, self.U_exact))
+        self.log("Phi", Phi(phi, self.norm_prime, self.U_exact, self.phi_at_radius))
         self.log("norm_pp", phi * self.norm_prime)  # ‖f''_t‖ = φ_t ‖f'_t‖ (the expansion scales its norm alike)
         return phi
 
@@ -298,7 +303,7 @@ class BasicForgetron(ShrinkRemovePerceptron):
 
     def __init__(self, kernel=None, B: int = 100):
         B = _check_budget("forgetron-basic", B)
-        super().__init__(kernel, B=B, U=float(forgetron_radius(B)))
+        super().__init__(kernel, B=B, U=forgetron_radius(B))
 
     def reset(self) -> None:
         super().reset()
@@ -307,5 +312,8 @@ class BasicForgetron(ShrinkRemovePerceptron):
 
     def shrink_coefficient(self, t, slot):
         if self.norm_prime > 0:
-            return min(self.phi_cap, self.U_exact / self.norm_prime)
+            ratio = self.U_exact / self.norm_prime
+            if ratio < self.phi_cap:
+                self.phi_at_radius = True
+                return ratio
         return self.phi_cap

@@ -76,7 +76,7 @@ class _SelfTunedShrink(ShrinkRemovePerceptron):
 
     def __init__(self, kernel=None, B: int = 100):
         B = _check_budget(type(self).name, B)
-        super().__init__(kernel, B=B, U=float(forgetron_radius(B)))
+        super().__init__(kernel, B=B, U=forgetron_radius(B))
 
     def reset(self) -> None:
         super().reset()

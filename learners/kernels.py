@@ -107,7 +107,7 @@ class Linear(Kernel):
 
     def matrix(self, A, B):
         self._guard(A, B)
-        return nm.asarray(A) @ nm.asarray(B).T
+        return nm.matmul(nm.asarray(A), nm.asarray(B).T)
 
     def row(self, x, X):
         return X @ x
@@ -143,8 +143,13 @@ class Gaussian(_UnitDiagonal):
         self._guard(A, B)
         A = nm.asarray(A)
         B = nm.asarray(B)
-        if A.dtype == object or B.dtype == object:  # exact squared distances at high precision
-            sq = np.array([[nm.rowdot((b - a)[None, :], (b - a)[None, :])[0] for b in B] for a in A], dtype=object)
+        if nm.is_ball():  # ‖a‖² + ‖b‖² − 2aᵀb with one rigorous arb matrix product (cancellation only widens balls)
+            return nm.gaussian_matrix(A, B, self.sigma)
+        if A.dtype == object or B.dtype == object:  # exact squared distances of differences at high precision
+            sq = np.empty((len(A), len(B)), dtype=object)
+            for i, a in enumerate(A):
+                diff = B - a
+                sq[i] = (diff * diff).sum(axis=1) if B.shape[1] else nm.scalar(0)
             return nm.exp(self._exponent(sq)).reshape(len(A), len(B))
         na, nb = nm.rowdot(A, A), nm.rowdot(B, B)
         sq = na[:, None] + nb[None, :] - 2.0 * (A @ B.T)

@@ -40,19 +40,20 @@ def high_precision(dps: int = 50):
 @contextlib.contextmanager
 def float64():
     """Leave a ``high_precision`` block for the duration (e.g. for a cvxpy oracle that only works in float64)."""
-    global _MP
-    old = _MP
-    _MP = False
+    global _MP, _BALL
+    old, old_ball = _MP, _BALL
+    _MP = _BALL = False
     try:
         yield
     finally:
-        _MP = old
+        _MP, _BALL = old, old_ball
 
 
 _mpf_vec = np.frompyfunc(lambda v: mpmath.mpf(v), 1, 1)
 _exp_vec = np.frompyfunc(mpmath.exp, 1, 1)
 _log_vec = np.frompyfunc(mpmath.log, 1, 1)
 _sqrt_vec = np.frompyfunc(mpmath.sqrt, 1, 1)
+_ball_vec = np.frompyfunc(lambda v: ball(v), 1, 1)
 
 
 def dtype():
@@ -64,6 +65,8 @@ def asarray(a: Any) -> np.ndarray:
     if not _MP:
         return np.asarray(a, dtype=float)
     a = np.asarray(a)
+    if _BALL:
+        return _ball_vec(a).astype(object) if a.size else a.astype(object)
     return _mpf_vec(a).astype(object) if a.size else a.astype(object)
 
 
@@ -71,7 +74,7 @@ def empty(shape) -> np.ndarray:
     if not _MP:
         return np.empty(shape)
     out = np.empty(shape, dtype=object)
-    out.fill(mpmath.mpf(0))
+    out.fill(Ball(0) if _BALL else mpmath.mpf(0))
     return out
 
 
@@ -82,11 +85,20 @@ def full(shape, value) -> np.ndarray:
 
 
 def scalar(v: Any):
-    """A scalar of the current backend (``float`` or ``mpf``)."""
+    """A scalar of the current backend (``float``, ``mpf`` or :class:`Ball`)."""
+    if _BALL:
+        return ball(v)
     return mpmath.mpf(v) if _MP else float(v)
 
 
 def _elementwise(vec, npfunc, x):
+    if _BALL or isinstance(x, Ball) or (isinstance(x, np.ndarray) and x.dtype == object and x.size
+                                        and isinstance(x.flat[0], Ball)):
+        method = npfunc.__name__
+        one = lambda v: getattr(ball(v), method)()  # noqa: E731
+        if isinstance(x, np.ndarray):
+            return np.frompyfunc(one, 1, 1)(x).astype(object) if x.size else x.astype(object)
+        return one(x)
     if isinstance(x, np.ndarray):
         return vec(x).astype(object) if x.dtype == object else npfunc(x)
     if isinstance(x, mpmath.mpf) or _MP:
@@ -117,3 +129,399 @@ def rowdot(A: np.ndarray, B: np.ndarray) -> np.ndarray:
     if A.dtype == object or B.dtype == object:
         return (A * B).sum(axis=1)
     return np.einsum("ij,ij->i", A, B)
+
+
+# ============================================================================ ball arithmetic (certified replays)
+class Uncertain(ArithmeticError):
+    """A decision that ball arithmetic cannot certify: a comparison whose balls overlap, or a float taken of a ball
+    that is not exact. The certified replay turns it into an inconclusive verdict naming the site."""
+
+
+class Inexact(Uncertain):
+    """A float (or int) taken of a ball that is not an exact float: the computation leaves ball arithmetic there, so
+    the code path has no certified version (the site is named in the certificate)."""
+
+
+_BALL = False
+_arb = None  # python-flint's arb type, imported on first use
+
+
+def _flint():
+    global _arb
+    if _arb is None:
+        try:
+            from flint import arb
+        except ImportError as exc:  # pragma: no cover - python-flint is a dependency
+            raise ImportError("certified replays need python-flint (pip install python-flint)") from exc
+        _arb = arb
+    return _arb
+
+
+def _to_arb(v: Any):
+    """An exact arb ball for a Python/numpy/mpmath number (floats and mpf are binary: converted exactly); a Ball's
+    own ball. Fractions become the tightest ball at the working precision."""
+    arb = _flint()
+    if isinstance(v, Ball):
+        return v.a
+    if isinstance(v, (bool, np.bool_)):
+        return arb(int(v))
+    if isinstance(v, (int, np.integer)):
+        return arb(int(v))
+    if isinstance(v, (float, np.floating)):
+        f = float(v)
+        if math.isinf(f):
+            return arb.pos_inf() if f > 0 else arb.neg_inf()
+        if math.isnan(f):
+            return arb.nan()  # a placeholder (unlogged trace rounds); every comparison with it is Uncertain
+        return arb(f)
+    if isinstance(v, mpmath.mpf):
+        if not mpmath.isfinite(v):
+            if mpmath.isnan(v):
+                return arb.nan()
+            return arb.pos_inf() if v > 0 else arb.neg_inf()
+        man, exp_ = v.man_exp
+        return arb(int(man)) * arb(2) ** int(exp_) if exp_ >= 0 else arb(int(man)) / arb(2) ** int(-exp_)
+    if isinstance(v, np.ndarray):
+        raise _Deferred
+    from fractions import Fraction
+
+    if isinstance(v, Fraction):
+        return arb(v.numerator) / arb(v.denominator)
+    raise TypeError(f"cannot use {type(v).__name__} {v!r} in ball arithmetic")
+
+
+class _Deferred(Exception):
+    """An ndarray operand: let numpy broadcast the operation elementwise."""
+
+
+def _arith(fn):
+    def op(self, o):
+        if isinstance(o, np.ndarray):
+            return NotImplemented
+        return fn(self, o)
+
+    op.__name__ = fn.__name__
+    return op
+
+
+class Ball:
+    """A real number known to lie in a ball (python-flint ``arb``: midpoint and radius, rounded outward).
+
+    Arithmetic with other Balls, ints, floats and mpmath numbers gives Balls (floats and mpf enter exactly). A
+    comparison returns a bool only when it holds or fails for *every* point of the balls; otherwise it raises
+    :class:`Uncertain`, so a learner's branch, a tie test or a verdict is never decided by rounding. ``float()`` of a
+    ball that is not exact raises too, so a float cannot silently leave the certified computation.
+    """
+
+    __slots__ = ("a",)
+
+    def __init__(self, a: Any):
+        self.a = a if type(a) is _arb and _arb is not None else _to_arb(a)
+
+    # -- arithmetic
+    @_arith
+    def __add__(self, o):
+        return Ball(self.a + _to_arb(o))
+
+    @_arith
+    def __radd__(self, o):
+        return Ball(_to_arb(o) + self.a)
+
+    @_arith
+    def __sub__(self, o):
+        return Ball(self.a - _to_arb(o))
+
+    @_arith
+    def __rsub__(self, o):
+        return Ball(_to_arb(o) - self.a)
+
+    @_arith
+    def __mul__(self, o):
+        return Ball(self.a * _to_arb(o))
+
+    @_arith
+    def __rmul__(self, o):
+        return Ball(_to_arb(o) * self.a)
+
+    @_arith
+    def __truediv__(self, o):
+        return Ball(self.a / _to_arb(o))
+
+    @_arith
+    def __rtruediv__(self, o):
+        return Ball(_to_arb(o) / self.a)
+
+    @_arith
+    def __pow__(self, o):
+        if isinstance(o, (int, np.integer)) and not isinstance(o, bool):
+            return Ball(self.a ** int(o))
+        return Ball(self.a ** _to_arb(o))
+
+    @_arith
+    def __rpow__(self, o):
+        return Ball(_to_arb(o) ** self.a)
+
+    def __neg__(self):
+        return Ball(-self.a)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return Ball(abs(self.a))
+
+    # -- elementary functions (numpy's ufuncs on object arrays call these methods)
+    def sqrt(self):
+        if self.a < 0:
+            raise Uncertain(f"sqrt of a negative ball {self}")
+        return Ball(self.a.nonnegative_part().sqrt())
+
+    def exp(self):
+        return Ball(self.a.exp())
+
+    def log(self):
+        return Ball(self.a.log())
+
+    # -- certified comparisons
+    def _cmp(self, o, op: str) -> bool:
+        b = _to_arb(o)
+        a = self.a
+        yes = {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[op]
+        if yes:
+            return True
+        no = {"<": a >= b, "<=": a > b, ">": a <= b, ">=": a < b, "==": a != b, "!=": a == b}[op]
+        if no:
+            return False
+        raise Uncertain(f"cannot decide {self} {op} {Ball(b)} in ball arithmetic")
+
+    def __lt__(self, o):
+        return self._cmp(o, "<")
+
+    def __le__(self, o):
+        return self._cmp(o, "<=")
+
+    def __gt__(self, o):
+        return self._cmp(o, ">")
+
+    def __ge__(self, o):
+        return self._cmp(o, ">=")
+
+    def __eq__(self, o):
+        try:
+            return self._cmp(o, "==")
+        except TypeError:
+            return NotImplemented
+
+    def __ne__(self, o):
+        try:
+            return self._cmp(o, "!=")
+        except TypeError:
+            return NotImplemented
+
+    __hash__ = None
+
+    def __bool__(self):
+        return self._cmp(0, "!=")
+
+    # -- leaving ball arithmetic
+    def __float__(self):
+        if self.a.is_nan():
+            return math.nan
+        if self.a.is_exact():
+            f = float(self.a.mid())
+            if _to_arb(f) == self.a:
+                return f
+        raise Inexact(f"float() of the ball {self} would drop its radius")
+
+    def __int__(self):
+        if self.a.is_exact() and self.a.is_integer():
+            return int(self.a.unique_fmpz())
+        raise Inexact(f"int() of the non-integer or inexact ball {self}")
+
+    __index__ = __int__
+
+    @property
+    def lower(self) -> float:
+        """A float ≤ every point of the ball (rounded outward)."""
+        return _down(self.a.lower())
+
+    @property
+    def upper(self) -> float:
+        """A float ≥ every point of the ball (rounded outward)."""
+        return _up(self.a.upper())
+
+    def __format__(self, spec):
+        return format(float(self.a.mid()), spec) if spec else str(self)
+
+    def __repr__(self):
+        return f"Ball({float(self.a.mid()):.17g} ± {float(self.a.rad()):.3g})"
+
+    __str__ = __repr__
+
+
+def _down(x) -> float:
+    """The largest float ≤ the exact arb value x."""
+    f = float(x.mid())
+    arb = _flint()
+    while arb(f) > x:
+        f = math.nextafter(f, -math.inf)
+    return f
+
+
+def _up(x) -> float:
+    f = float(x.mid())
+    arb = _flint()
+    while arb(f) < x:
+        f = math.nextafter(f, math.inf)
+    return f
+
+
+def is_ball() -> bool:
+    """True inside ``ball_arithmetic()``."""
+    return _BALL
+
+
+def ball_precision() -> int:
+    """The working precision of ball arithmetic, in bits."""
+    from flint import ctx
+
+    return int(ctx.prec)
+
+
+def is_float64() -> bool:
+    """True when the float64 backend is active (neither mpmath nor ball arithmetic)."""
+    return not _MP
+
+
+@contextlib.contextmanager
+def ball_arithmetic(prec: int = 256):
+    """Compute with :class:`Ball` numbers at ``prec`` bits inside the block (arrays hold Balls)."""
+    global _MP, _BALL
+    arb = _flint()
+    from flint import ctx
+
+    old, old_ball, old_prec = _MP, _BALL, ctx.prec
+    _MP, _BALL, ctx.prec = True, True, int(prec)
+    try:
+        yield
+    finally:
+        _MP, _BALL, ctx.prec = old, old_ball, old_prec
+    del arb
+
+
+def ball(v: Any) -> Ball:
+    """``v`` as a Ball (exact for ints, floats and mpf)."""
+    return v if isinstance(v, Ball) else Ball(_to_arb(v))
+
+
+def lower(v: Any) -> float:
+    """A float ≤ v (v a Ball or an exact number)."""
+    return v.lower if isinstance(v, Ball) else float(v)
+
+
+def upper(v: Any) -> float:
+    """A float ≥ v (v a Ball or an exact number)."""
+    return v.upper if isinstance(v, Ball) else float(v)
+
+
+def mid(v: Any) -> float:
+    """A float near v (a ball's midpoint): for choosing, e.g. a solver's input, never for deciding."""
+    return float(v.a.mid()) if isinstance(v, Ball) else float(v)
+
+
+def nonneg(v: Any):
+    """max(v, 0) that is defined for balls straddling 0 (the ball's non-negative part)."""
+    if isinstance(v, Ball):
+        return v if v.a >= 0 else Ball(v.a.nonnegative_part())
+    if v > 0:
+        return v
+    return mpmath.mpf(0) if isinstance(v, mpmath.mpf) else 0.0
+
+
+def bmin(*values):
+    """min of numbers that is defined for overlapping balls (a ball containing the minimum)."""
+    if any(isinstance(v, Ball) for v in values):
+        out = ball(values[0]).a
+        for v in values[1:]:
+            out = out.min(ball(v).a)
+        return Ball(out)
+    return min(values)
+
+
+def nan_to_zero(a: Any) -> np.ndarray:
+    """A numeric column with NaN placeholders (unlogged rounds) read as 0, in the current backend's numbers."""
+    a = np.asarray(a)
+    if a.dtype != object:
+        return np.nan_to_num(a.astype(float), nan=0.0)
+
+    def zero_nan(v):
+        if isinstance(v, Ball):
+            return Ball(0) if v.a.is_nan() else v
+        if isinstance(v, float) and math.isnan(v):
+            return scalar(0)
+        if isinstance(v, mpmath.mpf) and mpmath.isnan(v):
+            return mpmath.mpf(0)
+        return v
+
+    return np.array([zero_nan(v) for v in a.ravel()], dtype=object).reshape(a.shape)
+
+
+def bmax(*values):
+    """max of numbers that is defined for overlapping balls (a ball containing the maximum)."""
+    if any(isinstance(v, Ball) for v in values):
+        out = ball(values[0]).a
+        for v in values[1:]:
+            out = out.max(ball(v).a)
+        return Ball(out)
+    return max(values)
+
+
+def matmul(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """A @ B; in ball arithmetic one python-flint ``arb_mat`` product (rigorous, in C) instead of numpy's
+    elementwise object loop."""
+    if not _BALL:
+        return A @ B
+    from flint import arb_mat
+
+    A2, B2 = np.atleast_2d(A), np.atleast_2d(B)
+    if A2.size == 0 or B2.size == 0:
+        return A @ B
+    to = np.frompyfunc(lambda v: ball(v).a, 1, 1)
+    P = arb_mat(to(A2).tolist()) * arb_mat(to(B2).tolist())
+    out = np.empty((P.nrows(), P.ncols()), dtype=object)
+    for i in range(P.nrows()):
+        for j in range(P.ncols()):
+            out[i, j] = Ball(P[i, j])
+    return out
+
+
+def gaussian_matrix(A: np.ndarray, B: np.ndarray, sigma: float) -> np.ndarray:
+    """[exp(−‖a_i − b_j‖²/(2σ²))]_ij in ball arithmetic, with ‖a‖² + ‖b‖² − 2aᵀb from one arb matrix product and
+    the remaining scalar steps on arb directly (the Gram matrices of certified replays are the hot spot)."""
+    from flint import arb_mat
+
+    to = np.frompyfunc(lambda v: ball(v).a, 1, 1)
+    A2, B2 = to(np.atleast_2d(A)), to(np.atleast_2d(B))
+    n, m = A2.shape[0], B2.shape[0]
+    out = np.empty((n, m), dtype=object)
+    if n == 0 or m == 0:
+        return out
+    arb = _flint()
+    na = [sum((v * v for v in row), arb(0)) for row in A2]
+    nb = [sum((v * v for v in row), arb(0)) for row in B2]
+    G = arb_mat(A2.tolist()) * arb_mat(B2.tolist()).transpose() if A2.shape[1] else None
+    c = -arb(1) / (2 * arb(float(sigma)) ** 2)
+    for i in range(n):
+        for j in range(m):
+            sq = na[i] + nb[j] - 2 * G[i, j] if G is not None else arb(0)
+            out[i, j] = Ball((sq.nonnegative_part() * c).exp())
+    return out
+
+
+def pos_part(x):
+    """Elementwise max(x, 0) (hinge terms): defined on balls that straddle 0."""
+    if isinstance(x, np.ndarray):
+        if x.dtype == object:
+            return np.array([nonneg(v) for v in x.ravel()], dtype=object).reshape(x.shape)
+        return np.maximum(x, 0.0)
+    return nonneg(x)

@@ -136,11 +136,6 @@ class _BoundedOGD(_HingeOGD):
         """Return (p to sample from, minimum of the printed p)."""
         raise NotImplementedError
 
-    def _sample(self, p: np.ndarray) -> int:
-        """One index drawn from p (inverse CDF with one uniform draw; p sums to 1 up to rounding)."""
-        c = np.cumsum(np.asarray(p, dtype=float))
-        return int(min(np.searchsorted(c, self.rng.random() * c[-1], side="right"), len(c) - 1))
-
     def _round(self, t, x, y):
         fx, row, grad = self._margin(x, y)
         if not grad:
@@ -168,11 +163,11 @@ class _BoundedOGD(_HingeOGD):
         alpha = self.weights()
         kdiag = self.f.kdiag
         p, p_raw_min = self._distribution(alpha, kdiag)
-        i = self._sample(p)
+        i = self.choose(p)
         grow = (1 - self.lam * self.eta) / (1 - p)
         raw = alpha * grow
-        if raw.dtype == object:  # high precision: elementwise min keeps mpf values
-            new = np.array([min(v, cap) for v in raw], dtype=object)
+        if raw.dtype == object:  # exact backends: elementwise min keeps mpf values / balls (defined at ties)
+            new = np.array([nm.bmin(v, cap) for v in raw], dtype=object)
         else:
             new = np.minimum(raw, cap)
         new[i] = 0
@@ -181,14 +176,13 @@ class _BoundedOGD(_HingeOGD):
         H = len(alpha) * (alpha * alpha * kdiag).sum() - (alpha * sqk).sum() ** 2
         if len(self.removal_log) < self.removal_log_limit:
             self.removal_log.append({
-                "t": self.t, "p": np.array(p, dtype=float), "alpha": np.array(alpha, dtype=float),
-                "alpha_new": np.array(new, dtype=float), "kdiag": np.array(kdiag, dtype=float), "i": i,
-                "lam_eta": float(self.lam * self.eta)})
+                "t": self.t, "p": np.array(p), "alpha": np.array(alpha), "alpha_new": np.array(new),
+                "kdiag": np.array(kdiag), "i": i, "lam_eta": self.lam * self.eta})
         self.log("removal", True)
         self.log("i_k", i)
         self.log("p_chosen", p[i])
-        self.log("p_min", p.min())
-        self.log("p_max", p.max())
+        self.log("p_min", nm.bmin(*p))
+        self.log("p_max", nm.bmax(*p))
         self.log("p_min_raw", p_raw_min)
         self.log("p_clipped", bool(p_raw_min < 0))
         self.log("alpha_before", alpha[i])
@@ -234,8 +228,8 @@ class BOGDPlusPlus(_BoundedOGD):
         w = alpha * nm.sqrt(kdiag)
         s = (len(alpha) - 1) / np.sum(w)
         p = 1 - s * w
-        pmin = np.min(p)
+        pmin = nm.bmin(*p)  # defined when entries tie (balls)
         if pmin < 0:
-            q = np.array([max(v, nm.scalar(0)) for v in p], dtype=p.dtype)
+            q = nm.pos_part(p)
             p = q / np.sum(q)
         return p, pmin

@@ -104,4 +104,30 @@ def validate_params(name: str, params: dict) -> dict:
 def make(name: str, kernel: Any = None, **params: Any) -> OnlineLearner:
     """Build the learner ``name`` with the paper's parameter names, e.g. ``make("forgetron-self-tuned", B=100)``;
     the values are validated against the learner's ``PARAMS`` first."""
-    return learner_class(name)(kernel=kernel, **validate_params(name, params))
+    return in_balls(learner_class(name)(kernel=kernel, **validate_params(name, params)))
+
+
+def exact_params(params: dict) -> dict:
+    """In ball arithmetic, real-valued parameters become (exact) balls, so that every product or quotient a learner
+    or calculator forms from them (1 − λη, γη, ...) is a ball too and never a silently rounded float; integers
+    stay integers. Elsewhere the parameters are returned unchanged."""
+    from . import numeric as nm
+
+    if not nm.is_ball():
+        return params
+    return {k: nm.ball(v) if type(v) is float else v for k, v in params.items()}
+
+
+def in_balls(learner: OnlineLearner) -> OnlineLearner:
+    """In ball arithmetic, the learner's real-valued attributes and parameters become exact balls *after* its
+    constructor validated them as numbers (see :func:`exact_params`); a constant the constructor derived from them
+    in float arithmetic is thereby frozen at its rounded value, so learners derive such constants with ``nm`` in
+    ``reset`` or in the round, where they are balls."""
+    from . import numeric as nm
+
+    if nm.is_ball():
+        for k, v in list(vars(learner).items()):
+            if type(v) is float:
+                setattr(learner, k, nm.ball(v))
+        learner.params = exact_params(learner.params)
+    return learner

@@ -127,20 +127,24 @@ def test_witness_round_trip_and_high_precision_replay(tmp_path, monkeypatch):
     assert r.holds is False
     path = Witness.from_result(r, X, y, "gaussian:sigma=1", comparator=r.comparator_f).save(tmp_path / "w.json")
     rep = replay(path)
-    assert rep.confirmed is True and rep.mp_result.holds is False
+    assert rep.confirmed is True and rep.certificate.holds is False and "ball" in rep.arithmetic
+    assert rep.certificate.lhs[0] > rep.certificate.rhs[1]  # lhs > rhs for every point of the balls
     assert rep.float_result.lhs == r.lhs
 
 
 @pytest.mark.parametrize("w", errata(), ids=lambda w: w.source_path.stem)
 def test_registered_erratum_replays(w):
-    """Every erratum's witness still violates the printed statement (confirmed in mpmath where the learner and
-    claim have a high-precision path), except typo errata marked "violates": false, which carry a correction."""
+    """Every erratum's witness still violates the printed statement, certified in ball arithmetic, except typo
+    errata marked "violates": false, which carry a correction, and statistical findings (a Monte Carlo expectation,
+    confidence intervals), whose claim declares why no certificate exists."""
     rep = replay(w)
     assert {"printed", "cause", "corrected"} <= set(w.erratum) and w.erratum["cause"]
     if w.erratum.get("violates", True):
         assert rep.float_result.holds is False, (w.claim, rep.detail)
-        assert rep.confirmed is not False, (w.claim, rep.detail)
-        if rep.confirmed is None:
-            assert any("high precision" in d for d in rep.detail), rep.detail
+        reason = getattr(registry.get(w.claim), "uncertifiable", None)
+        if reason:
+            assert rep.confirmed is False and rep.certificate.reason == reason, rep.detail
+        else:
+            assert rep.confirmed is True, (w.claim, rep.detail)
     else:
         assert rep.float_result.holds is not False and w.erratum["corrected"]
