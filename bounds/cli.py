@@ -20,6 +20,14 @@ class UsageError(Exception):
     pass
 
 
+_JSON_OUT = None  # the real stdout while a --json command runs (library chatter goes to stderr meanwhile)
+
+
+def _emit(text: str) -> None:
+    """Write a --json document to the real standard output, whatever the libraries printed meanwhile."""
+    print(text, file=_JSON_OUT or sys.stdout)
+
+
 def _items(items: list[str]) -> list[str]:
     """``--param`` arguments split into ``k=v`` items: commas separate items, except inside a value (a piece with
     no ``=`` continues the previous item: ``phis=0.5,0.9,B=3`` → ``phis=0.5,0.9`` and ``B=3``)."""
@@ -100,7 +108,7 @@ def cmd_list(args) -> int:
 
     rows = statuses()
     if args.json:
-        print(json.dumps(rows, indent=1))
+        _emit(json.dumps(rows, indent=1))
         return 0
     width = max(len(r["id"]) for r in rows)
     for r in rows:
@@ -116,7 +124,7 @@ def cmd_sequences(args) -> int:
 
     seqs = available()
     if args.json:
-        print(json.dumps([{"name": s.name, "description": s.description, "params": s.defaults,
+        _emit(json.dumps([{"name": s.name, "description": s.description, "params": s.defaults,
                            "adaptive": s.adaptive, "kernel": s.kernel} for s in seqs], indent=1, default=str))
         return 0
     for s in seqs:
@@ -143,7 +151,7 @@ def cmd_learners(args) -> int:
 
     names = learners.available()
     if args.json:
-        print(json.dumps([{"name": n, "params": _param_rows(learners.params_of(n))} for n in names], indent=1,
+        _emit(json.dumps([{"name": n, "params": _param_rows(learners.params_of(n))} for n in names], indent=1,
                          default=str))
         return 0
     for n in names:
@@ -160,7 +168,7 @@ def cmd_params(args) -> int:
     learner = claim.learner_for(args.learner)
     ldecls = learners.params_of(learner) if learner else ()
     if args.json:
-        print(json.dumps({"claim": claim.id, "learners": list(claim.learners), "learner": learner,
+        _emit(json.dumps({"claim": claim.id, "learners": list(claim.learners), "learner": learner,
                           "claim_params": _param_rows(claim.PARAMS), "learner_params": _param_rows(ldecls),
                           "learner_defaults": claim.learner_defaults}, indent=1, default=str))
         return 0
@@ -223,7 +231,7 @@ def _replay(args) -> int:
     rep = replay(w)
     stored = _stored_mismatch(w, rep.float_result)
     if args.json:
-        print(json.dumps({**rep.summary(), "stored_mismatch": stored}, indent=1))
+        _emit(json.dumps({**rep.summary(), "stored_mismatch": stored}, indent=1))
     else:
         print(rep.float_result)
         for d in rep.detail:
@@ -276,7 +284,7 @@ def cmd_check(args) -> int:
         Witness.from_result(res, X, y, kernel, comparator=res.comparator_f, found_by="boundlab check").save(
             args.save_witness)
     if args.json:
-        print(json.dumps(res.to_json(), indent=1))
+        _emit(json.dumps(res.to_json(), indent=1))
     else:
         print(res)
     return 0
@@ -304,7 +312,7 @@ def cmd_hunt(args) -> int:
     summary = hunt(args.claim, learner=learner, seconds=args.seconds, out_dir=args.out, seed=args.seed,
                    kernel=args.kernel, params=params, progress=not args.json, max_examples=args.max_examples)
     if args.json:
-        print(json.dumps(summary.to_json(), indent=1, default=str))
+        _emit(json.dumps(summary.to_json(), indent=1, default=str))
     else:
         s = summary.to_json()
         gap = "none" if s["best_gap"] is None else f"{s['best_gap']:.6g}"
@@ -407,10 +415,14 @@ def main(argv: list[str] | None = None) -> int:
     from .oracle import OracleError
     from .report import ReportError
 
+    global _JSON_OUT
+    saved = sys.stdout
+    if getattr(args, "json", False):  # a solver's status lines (SCS prints to stdout) must not corrupt the JSON
+        _JSON_OUT, sys.stdout = saved, sys.stderr
     try:
         return args.fn(args)
     except BrokenPipeError:  # output piped into head & co.: stop quietly, as command-line tools do
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        os.dup2(os.open(os.devnull, os.O_WRONLY), saved.fileno())
         return 0
     except (UsageError, PreconditionError, SequenceError, ValueError, OSError, MemoryError, OracleError) as exc:
         if os.environ.get("BOUNDLAB_DEBUG"):
@@ -428,6 +440,8 @@ def main(argv: list[str] | None = None) -> int:
     except ReportError as exc:
         print(f"boundlab report: {exc}", file=sys.stderr)
         return 1
+    finally:
+        sys.stdout, _JSON_OUT = saved, None
 
 
 if __name__ == "__main__":

@@ -472,7 +472,10 @@ def _judge_cli(case: Case, rc: int, out: str, err: str, secs: float) -> Outcome:
     if not out.strip():
         return Outcome("silent", "exit 0 with no output", secs)
     if "--json" in case.argv and case.argv[0] == "check":
-        res = json.loads(out)
+        try:
+            res = json.loads(out)
+        except json.JSONDecodeError:
+            return Outcome("traceback", f"--json output is not JSON: {out[:160]!r}", secs)
         if "nan" in (str(res.get("lhs")), str(res.get("rhs"))):
             return Outcome("nan", f"lhs {res.get('lhs')}, rhs {res.get('rhs')}", secs)
         bad = _ignored(case, res)
