@@ -9,7 +9,7 @@ Every module of the ``adversaries`` package is imported on first lookup, so a ne
 
 Parameters of a spec are validated before anything is generated (learners.params): a registration may declare them
 (``params=(Param, ...)``); otherwise each is declared from its default and its name: ``T`` an integer in [1, 10⁶],
-``d`` in [1, 10⁴], counts (``pool``, ``passes``) ≥ 1, ``B`` in [0, 20,000], ``bias0`` a boolean, other integers
+``d`` in [1, 10⁴], counts (``pool``, ``passes``) ≥ 1, ``B`` in [0, 5,000], ``bias0`` a boolean, other integers
 integers, other numbers finite, strings strings, a ``None`` default a finite number or none. The dense T×d array a
 spec would generate is checked against the memory budget (learners.memory) first, and the data seed is a
 non-negative integer.

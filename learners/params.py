@@ -321,7 +321,8 @@ def sample(decls: Iterable[Param], rng, fixed: "Mapping[str, Any] | None" = None
 
 
 # ------------------------------------------------------------------------------------ shared declarations
-MAX_BUDGET = 20_000  # the expansion reserves a B×B Gram matrix: 20,000² float64 = 3.2 GB of address space
+MAX_BUDGET = 5_000  # the expansion reserves a B×B Gram matrix (5,000² entries: 200 MB, also as the object array of
+# the certified ball-arithmetic replay, which numpy allocates eagerly)
 MAX_SEED = 2**63 - 1
 
 

@@ -53,6 +53,7 @@ def campaign(cases: int, seed: int, families: tuple[str, ...]) -> dict:
             if out.kind in F.FAILURES:
                 failures.append({"family": case.family, "kind": out.kind, "case": case.show(), "why": case.why,
                                  "detail": out.detail})
+                print(f"FAILURE {out.kind}: {case.show()} [{case.why}] -> {out.detail}", file=sys.stderr, flush=True)
             if done % 500 == 0:
                 bad = sum(1 for _ in failures)
                 print(f"{done}/{cases} cases, {bad} failures, {time.monotonic() - start:.0f} s", file=sys.stderr,

@@ -71,7 +71,7 @@ def test_the_oracle_catches_each_failure_kind(tmp_path, monkeypatch):
 
 def _unguarded_check(check):
     """Claim.check without its NaN refusal (to show that the oracle itself sees a NaN verdict)."""
-    def inner(self, X=None, y=None, kernel=None, learner=None, params=None, comparator=None):
+    def inner(self, X=None, y=None, kernel=None, learner=None, params=None, comparator=None, certify=None):
         from bounds.base import Context
 
         ctx = Context(self, X, y, kernel, self.learner_for(learner), params or {}, comparator)

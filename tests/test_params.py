@@ -400,7 +400,7 @@ def test_hunt_interrupted_by_ctrl_c_keeps_its_summary(capsys, tmp_path, monkeypa
 
 def test_learners_and_params_commands_list_defaults_and_ranges(capsys):
     code, out, _ = run(capsys, "learners")
-    assert code == 0 and "forgetron-basic:" in out and "B = 100: an integer in [1, 20000]" in out
+    assert code == 0 and "forgetron-basic:" in out and "B = 100: an integer in [1, 5000]" in out
     code, out, _ = run(capsys, "learners", "--json")
     rows = json.loads(out)
     assert {r["name"] for r in rows} == set(learners.available())
