@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: report test test-thorough bench campaign venv clean
+.PHONY: report test test-thorough bench campaign fuzz venv clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -26,6 +26,9 @@ test: $(STAMP)     ## the test suite (hypothesis profile ci), as CI runs it
 
 test-thorough: $(STAMP)   ## long counterexample hunts (opt-in)
 	$(BLAS1) HYPOTHESIS_PROFILE=thorough $(BIN)/python -m pytest -n 2 -q
+
+fuzz: $(STAMP)     ## the opt-in fuzz campaign of malformed inputs (10,000 cases; summary in fuzz-report.json)
+	$(BLAS1) $(BIN)/python tests/fuzz_campaign.py --cases 10000 --seed 0 --out fuzz-report.json
 
 bench: $(STAMP)   ## compiled vs generic learner.run on the Forgetron synthetic set (issue 11), then the older benches
 	$(BLAS1) $(BIN)/python benchmarks/bench_compiled.py

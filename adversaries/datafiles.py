@@ -2,7 +2,12 @@
 
 The format is detected from the content: a line whose second field has the form ``index:value`` is LIBSVM
 (1-based feature indices, dense width = the largest index seen, absent features are 0). Every problem is reported
-with its line number; nothing is silently dropped.
+with its line number; nothing is silently dropped, coerced or overwritten:
+
+* numbers are ASCII decimal literals (``1_000``, other scripts' digits, ``nan`` and ``inf`` are refused);
+* a file with labels but no features (a label-only CSV or LIBSVM file) is refused;
+* a LIBSVM index appearing twice on a line is refused, and so is one above :data:`MAX_INDEX`;
+* the dense T×d array is checked against the memory budget (learners.memory) before it is allocated.
 """
 from __future__ import annotations
 
@@ -10,19 +15,30 @@ from pathlib import Path
 
 import numpy as np
 
+from learners.memory import require_matrix
+from learners.params import parse_number
+
+MAX_INDEX = 10**6  # the widest dense feature vector a LIBSVM file may ask for (one row: 8 MB)
+
 
 class DataFileError(ValueError):
     """The data file cannot be read as a sequence of examples."""
 
 
 def _label(tok: str, where: str) -> int:
-    try:
-        v = float(tok)
-    except ValueError:
-        raise DataFileError(f"{where}: label {tok!r} is not a number") from None
-    if v not in (1.0, -1.0):
+    v = parse_number(tok)
+    if v is None:
+        raise DataFileError(f"{where}: label {tok!r} is not a number")
+    if v not in (1, -1):
         raise DataFileError(f"{where}: label {tok!r} is not -1 or +1")
     return int(v)
+
+
+def _feature(tok: str, where: str, what: str) -> float:
+    v = parse_number(tok)
+    if v is None or v != v or v in (float("inf"), float("-inf")):
+        raise DataFileError(f"{where}: {what} {tok!r} is not a finite ASCII decimal number")
+    return float(v)
 
 
 def _is_libsvm(lines: list[str]) -> bool:
@@ -37,13 +53,18 @@ def load(path: "str | Path") -> tuple[np.ndarray, np.ndarray]:
     """Read (X, y) from a CSV or LIBSVM file."""
     path = Path(path)
     try:
-        text = path.read_text()
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataFileError(f"{path}: not a UTF-8 text file (byte {exc.start})") from None
     except OSError as exc:
         raise DataFileError(f"cannot read {path}: {exc.strerror or exc}") from None
     lines = [(i + 1, ln.strip()) for i, ln in enumerate(text.splitlines()) if ln.strip() and not ln.startswith("#")]
     if not lines:
         raise DataFileError(f"{path}: no examples (empty file)")
-    return (_load_libsvm if _is_libsvm([ln for _, ln in lines]) else _load_csv)(path, lines)
+    X, y = (_load_libsvm if _is_libsvm([ln for _, ln in lines]) else _load_csv)(path, lines)
+    if X.shape[1] == 0:
+        raise DataFileError(f"{path}: labels only, no features (CSV: label first, then the features)")
+    return X, y
 
 
 def _load_csv(path, lines):
@@ -52,12 +73,10 @@ def _load_csv(path, lines):
         parts = [p.strip() for p in line.split(",")]
         where = f"{path}:{no}"
         ys.append(_label(parts[0], where))
-        try:
-            rows.append([float(p) for p in parts[1:]])
-        except ValueError:
-            raise DataFileError(f"{where}: a feature is not a number: {line!r}") from None
+        rows.append([_feature(p, where, "feature") for p in parts[1:]])
         if len(rows[-1]) != len(rows[0]):
             raise DataFileError(f"{where}: {len(rows[-1])} features, but line {lines[0][0]} has {len(rows[0])}")
+    require_matrix(len(rows), len(rows[0]), f"{path}: the dense feature array", copies=2)
     return np.asarray(rows, float), np.asarray(ys, np.int8)
 
 
@@ -70,15 +89,17 @@ def _load_libsvm(path, lines):
         row = {}
         for tok in parts[1:]:
             idx, sep, val = tok.partition(":")
-            try:
-                i, v = int(idx), float(val)
-            except ValueError:
-                raise DataFileError(f"{where}: {tok!r} is not of the form index:value") from None
-            if not sep or i < 1:
-                raise DataFileError(f"{where}: feature index {idx!r} must be a positive integer")
-            row[i - 1] = v
+            i = parse_number(idx) if sep else None
+            if not isinstance(i, int):
+                raise DataFileError(f"{where}: {tok!r} is not of the form index:value")
+            if not 1 <= i <= MAX_INDEX:
+                raise DataFileError(f"{where}: feature index {idx} must be an integer in [1, {MAX_INDEX:,}]")
+            if i - 1 in row:
+                raise DataFileError(f"{where}: feature index {i} appears twice")
+            row[i - 1] = _feature(val, where, f"value of feature {i}")
             width = max(width, i)
         feats.append(row)
+    require_matrix(len(ys), width, f"{path}: the dense feature array", copies=2)
     X = np.zeros((len(ys), width))
     for r, row in enumerate(feats):
         for i, v in row.items():

@@ -596,7 +596,7 @@ def _searchable(calc, learner) -> bool:
 
 def hunt(claim_id: str, learner: str | None = None, seconds: float = 60, out_dir: "str | Path" = "witnesses",
          seed: int = 0, kernel: str | None = None, params: dict | None = None, progress: bool = False,
-         engines: tuple[str, ...] = ENGINES, clock: str = "wall") -> HuntSummary:
+         engines: tuple[str, ...] = ENGINES, clock: str = "wall", max_examples: int | None = None) -> HuntSummary:
     """Search ``seconds`` for a violation of ``claim_id``; write a witness JSON for each one the certified replay
     confirms (see the module docstring).
 
@@ -605,12 +605,20 @@ def hunt(claim_id: str, learner: str | None = None, seconds: float = 60, out_dir
     learner's declarations). Raises ValueError for an unknown claim, a claim with nothing to vary, or a learner the
     claim is not about. ``clock="cpu"`` measures ``seconds`` in CPU time of this process (a hunt on a shared
     machine then gets the compute it was given, however long that takes on the wall clock).
+    Everything is validated before any search (``seconds`` finite and positive, the seed, the parameters against
+    their declarations, ``out_dir`` writable). ``max_examples`` = N makes the run reproducible: the seeded local
+    search alone, for N sequences (``seconds`` is then only a cap); the summary's notes say which kind of run it was
+    (``run: ...``). Ctrl-C stops the search and keeps what was found.
     """
     import bounds
+    from bounds.base import route_params
 
     calc = bounds.get(claim_id)
-    if seconds <= 0:
-        raise ValueError(f"hunt: seconds must be > 0, got {seconds}")
+    seconds = SECONDS.validate(seconds, owner="hunt")
+    seed = learners.params.seed(name="seed").validate(seed, owner="hunt")
+    if max_examples is not None:
+        max_examples = MAX_EXAMPLES.validate(max_examples, owner="hunt")
+        engines = ("local",)
     unknown = set(engines) - set(ENGINES)
     if unknown or not engines:
         raise ValueError(f"hunt: engines must be among {', '.join(ENGINES)}, got {engines}")
@@ -621,6 +629,12 @@ def hunt(claim_id: str, learner: str | None = None, seconds: float = 60, out_dir
                          f"has no parameter to search: there is nothing to hunt; run `boundlab check {claim_id}`")
     if kernel is not None:
         kernel = parse_kernel(kernel).spec()
+    route_params(calc, learner or (calc.learners[0] if calc.learners else None), dict(params or {}))
+    out_dir = Path(out_dir)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"hunt: cannot create the output folder {out_dir}: {exc.strerror or exc}") from None
     global _now
     if clock not in CLOCKS:
         raise ValueError(f"hunt: clock must be one of {', '.join(CLOCKS)}, got {clock!r}")
@@ -639,18 +653,56 @@ def hunt(claim_id: str, learner: str | None = None, seconds: float = 60, out_dir
     if not calc.needs_sequence:
         engines = tuple(e for e in engines if e != "hypothesis") or ("structured",)
     shares = {"structured": 0.35, "hypothesis": 0.2}
-    if "structured" in engines:
-        run_structured(prob, budget * (shares["structured"] if len(engines) > 1 else 1.0), rng)
-    if "hypothesis" in engines:
-        run_hypothesis(prob, budget * (shares["hypothesis"] if len(engines) > 1 else 1.0), seed)
-    if "local" in engines:
-        run_local(prob, share_min, rng)
-    _certify_all(prob, Path(out_dir), share_min)
+    if max_examples is not None:
+        _count_bounded(prob, max_examples)
+    try:
+        if "structured" in engines:
+            run_structured(prob, budget * (shares["structured"] if len(engines) > 1 else 1.0), rng)
+        if "hypothesis" in engines:
+            run_hypothesis(prob, budget * (shares["hypothesis"] if len(engines) > 1 else 1.0), seed)
+        if "local" in engines:
+            run_local(prob, share_min, rng)
+    except KeyboardInterrupt:  # Ctrl-C: stop searching, keep what was found
+        summary.notes.append("interrupted (Ctrl-C): the search stopped early; violations found so far are "
+                             "certified and written")
+        prob.deadline = _now()
+    _certify_all(prob, out_dir, share_min)
     summary.seconds = _now() - start
     summary.wall_seconds = time.monotonic() - wall0
+    summary.notes.insert(0, _run_kind(prob, seconds, seed, max_examples))
     if progress:
         print(file=sys.stderr)
     return summary
+
+
+SECONDS = learners.params.Param("seconds", "float", 60.0, low=0.0, low_open=True, high=7 * 24 * 3600.0,
+                                doc="time budget, at most a week")
+MAX_EXAMPLES = learners.params.Param("max_examples", "int", None, low=1, high=10**9, doc="sequences searched")
+
+
+def _count_bounded(prob: Problem, n: int) -> None:
+    """Bound the local search by ``n`` evaluated sequences instead of the clock (the deadline stays as a cap)."""
+    clock = prob.time_left
+
+    def time_left() -> float:
+        return clock() if prob.summary.engines.get("local", 0) < n else 0.0
+
+    prob.time_left = time_left
+
+
+def _run_kind(prob: Problem, seconds: float, seed: int, n: int | None) -> str:
+    """One line: which kind of run this was, so that a reader knows whether it can be repeated."""
+    if any(note.startswith("interrupted") for note in prob.summary.notes):
+        return f"run: interrupted after {prob.summary.tried} sequences (seed {seed}): not reproducible"
+    if n is None:
+        return (f"run: time-bounded ({seconds:g} s, seed {seed}): not reproducible (how far it gets depends on the "
+                f"machine); use --max-examples N for a reproducible search")
+    done = prob.summary.engines.get("local", 0)
+    if done < n:
+        return (f"run: stopped by the {seconds:g} s cap after {done} of {n} sequences (seed {seed}): not "
+                f"reproducible; raise --seconds")
+    return (f"run: reproducible ({n} sequences of the seeded local search, seed {seed}): the same seed gives the same "
+            f"run")
 
 
 def pick_witnesses(found: list, k: int = MAX_REPLAYS) -> list:

@@ -6,16 +6,49 @@ the learner (adaptive adversaries) register with ``adaptive=True``: their functi
 ``fn(learner, rng, **params) -> (X, y)`` and plays the learner while choosing each example.
 
 Every module of the ``adversaries`` package is imported on first lookup, so a new sequence needs no edit here.
+
+Parameters of a spec are validated before anything is generated (learners.params): a registration may declare them
+(``params=(Param, ...)``); otherwise each is declared from its default and its name: ``T`` an integer in [1, 10⁶],
+``d`` in [1, 10⁴], counts (``pool``, ``passes``) ≥ 1, ``B`` in [0, 5,000], ``bias0`` a boolean, other integers
+integers, other numbers finite, strings strings, a ``None`` default a finite number or none. The dense T×d array a
+spec would generate is checked against the memory budget (learners.memory) first, and the data seed is a
+non-negative integer.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
+from learners import params as P
+from learners.memory import require_matrix
+from learners.params import Param, parse_number, validate
 from learners.registry import import_submodules
+
+# Declarations by name for the parameters a registration leaves undeclared (see the module docstring).
+_BY_NAME = {
+    "T": Param("T", "int", None, low=1, high=10**6, doc="rounds"),
+    "d": Param("d", "int", None, low=1, high=10**4, doc="dimension"),
+    "B": Param("B", "int", None, low=0, high=P.MAX_BUDGET, doc="budget (0: the learner's)"),
+    "pool": Param("pool", "int", None, low=1, high=10**4, doc="candidates per round"),
+    "passes": Param("passes", "int", None, low=1, high=100, doc="passes over the data"),
+    "bias0": Param("bias0", "bool", None, doc="b* = 0 variant"),
+}
+DATA_SEED = P.seed(doc="seed of the sequence's random draws (the CLI's --seed)", name="seed")
+
+
+def _declare(name: str, default: Any) -> Param:
+    """The declaration of an undeclared sequence parameter, from its name or else its default's type."""
+    if name in _BY_NAME:
+        return Param(**{**_BY_NAME[name].__dict__, "default": default})
+    if isinstance(default, bool):
+        return Param(name, "bool", default)
+    if isinstance(default, int):
+        return Param(name, "int", default)
+    if isinstance(default, float) or default is None:
+        return Param(name, "float", default, none_ok=default is None)
+    return Param(name, "str", default)
 
 
 @dataclass(frozen=True)
@@ -26,12 +59,20 @@ class Sequence:
     defaults: dict = field(default_factory=dict)
     adaptive: bool = False
     kernel: str | None = None  # the kernel the construction is stated for, if any
+    declared: tuple = ()  # explicit Param declarations (the others are inferred: see the module docstring)
+
+    @property
+    def params(self) -> tuple[Param, ...]:
+        """Every parameter's declaration, in the order of the defaults."""
+        given = {p.name: p for p in self.declared}
+        return tuple(given.get(k) or _declare(k, v) for k, v in self.defaults.items())
 
     def build(self, seed: int = 0, learner=None, **params):
-        unknown = set(params) - set(self.defaults)
-        if unknown:
-            raise ValueError(f"sequence {self.name!r} does not take {sorted(unknown)}; it takes {self.defaults}")
+        params = validate(self.params, params, owner=f"sequence {self.name}")
+        seed = DATA_SEED.validate(seed, owner=f"sequence {self.name}")
         kw = {**self.defaults, **params}
+        if "T" in kw and "d" in kw:
+            require_matrix(int(kw["T"]), int(kw["d"]), f"sequence {self.name}'s features", copies=2)
         rng = np.random.default_rng(seed)
         if self.adaptive:
             if learner is None:
@@ -44,13 +85,15 @@ SEQUENCES: dict[str, Sequence] = {}
 _LOADED = False
 
 
-def sequence(name: str, description: str, adaptive: bool = False, kernel: str | None = None, **defaults):
-    """Register a sequence generator under ``name`` with its default parameters."""
+def sequence(name: str, description: str, adaptive: bool = False, kernel: str | None = None,
+             params: tuple = (), **defaults):
+    """Register a sequence generator under ``name`` with its default parameters (``params``: explicit declarations
+    for some of them)."""
 
     def deco(fn):
         if name in SEQUENCES:
             raise ValueError(f"sequence {name!r} registered twice")
-        SEQUENCES[name] = Sequence(name, description, fn, defaults, adaptive, kernel)
+        SEQUENCES[name] = Sequence(name, description, fn, defaults, adaptive, kernel, tuple(params))
         return fn
 
     return deco
@@ -69,28 +112,29 @@ def available() -> list[Sequence]:
 
 
 def parse_value(v: str):
-    """A parameter value from the command line or a spec string: int, float (``inf`` included) or the string."""
-    v = v.strip()
-    if v.lower() in ("inf", "+inf", "infinity"):
-        return math.inf
-    for cast in (int, float):
-        try:
-            return cast(v)
-        except ValueError:
-            pass
-    return v
+    """A parameter value from a spec string: an int or float when it is an ASCII decimal literal (``inf``
+    included), else the string (the declaration's validation then names it)."""
+    n = parse_number(v)
+    return v.strip() if n is None else n
 
 
 def parse_spec(spec: str) -> tuple[str, dict]:
-    """``name:k=v,...`` → (name, params) with numbers parsed."""
+    """``name:k=v,...`` → (name, params), each value parsed by its declaration (numbers only: no ``1_000``)."""
+    if not isinstance(spec, str):
+        raise ValueError(f"a sequence spec is a string NAME[:k=v,...], got {spec!r}")
     name, _, rest = spec.partition(":")
+    name = name.strip()
+    decls = {p.name: p for p in get(name).params}
     params = {}
     for item in filter(None, (s.strip() for s in rest.split(","))):
         k, eq, v = item.partition("=")
-        if not eq:
+        k = k.strip()
+        if not eq or not k:
             raise ValueError(f"sequence parameter {item!r} is not of the form k=v")
-        params[k.strip()] = parse_value(v)
-    return name.strip(), params
+        if k in params:
+            raise ValueError(f"sequence {name}: parameter {k} given twice")
+        params[k] = decls[k].parse(v) if k in decls else parse_value(v)
+    return name, params
 
 
 def get(name: str) -> Sequence:

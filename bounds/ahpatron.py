@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from learners import params as P
 
 from .avp import close, resolved, sets
 from .base import Claim
@@ -174,7 +175,7 @@ class AhpatronTheorem5(Claim):
     tolerance). Reported lhs = the certified lower bound of the minimum, rhs = A_T."""
 
     id = "AHP-T5"
-    claim_params = {"U": 1.0}
+    PARAMS = (P.Param("U", "float", 1.0, low=1.0, doc="U >= 1: the comparator radius", boundary=(1.0, 2.0, 10.0)),)
 
     def preconditions(self, ctx):
         diag = ctx.kernel.diag(ctx.X)
@@ -245,8 +246,16 @@ class AhpatronTheorem6(Claim):
 
     id = "AHP-T6"
     learners = ("ahpatron",)
-    claim_params = {"gamma": 0.5, "zeta": "run", "zeta_grid": 9}
-    # a radius small enough that ζ_run up to ≈ 1.5 stays admissible (B = 16, γ = 0.1, ε = 0.9)
+    PARAMS = (
+        P.unit("gamma", 0.1, "γ ∈ (0, 1)", low_open=True, high_open=True, boundary=(0.1, 0.5, 1e-3, 1 - 1e-3)),
+        P.Param("zeta", "float", "run", low=0.0, low_open=True, high=2.0, choices=("run", "all"),
+                doc="ζ ∈ (0, 2], or 'run' (ζ of the run) or 'all' (a grid over the admissible ζ)",
+                boundary=("run", "all", 0.5, 0.5 - 1e-9, 0.5 + 1e-9, 2.0)),
+        P.Param("zeta_grid", "int", 9, low=2, high=1000, doc="grid size of zeta=all", search=False),
+    )
+    # c_t = ‖f_t‖/U (preset experiments), B ≥ 16 and a radius small enough that ζ_run up to ≈ 1.5 stays admissible
+    # with γ = 0.1 and ε = 0.9: the defaults then meet every hypothesis of the theorem
+    learner_defaults = {"B": 16, "preset": "experiments", "U": 0.5, "eps": 0.9}
     hunt_params = {"B": 16, "preset": "experiments", "U": 0.5, "eps": 0.9, "gamma": 0.1}
 
     def preconditions(self, ctx):
@@ -330,7 +339,8 @@ class AhpatronTable3(Claim):
 
     id = "AHP-TAB3"
     learners = ("ahpatron",)
-    claim_params = {"N_min": 100, "T_min": 1000}
+    PARAMS = (P.Param("N_min", "int", 100, low=0, high=10**9, doc="the |N_T| the table reports at least"),
+              P.Param("T_min", "int", 1000, low=1, high=10**9, doc="the shortest sequence the table is about"))
     hunt_params = {"preset": "experiments"}
 
     def preconditions(self, ctx):

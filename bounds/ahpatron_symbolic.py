@@ -8,6 +8,7 @@ function returns one bool per step so that a test can name the step that fails.
 from __future__ import annotations
 
 import sympy as sp
+from learners import params as P
 
 from .base import Claim
 from .registry import claim
@@ -80,7 +81,8 @@ class AhpatronTheorem4Steps(Claim):
 
     id = "AHP-T4S"
     needs_sequence = False
-    claim_params = {"B_min": 50}
+    PARAMS = (P.Param("B_min", "int", 50, low=1, high=10**6, doc="the budget threshold of the 3U/√B step",
+                      boundary=(50, 49, 1)),)
 
     def evaluate(self, ctx):
         steps = theorem4_steps(int(ctx.claim_params["B_min"]))

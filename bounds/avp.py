@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from learners import params as P
 
 from .base import Claim, Context
 from .oracle import HingeOracle, against_comparators, hinge, solve
@@ -222,6 +223,7 @@ class AVPCorollary2(Claim):
     id = "AVP-C2"
     learners = ("avp",)
     hunt_params = {"U": 1.0, "lam": "cor2", "eps": 0.6}
+    learner_defaults = hunt_params  # Corollary 2 is about a finite U and its own λ_t: the defaults meet that
 
     def preconditions(self, ctx):
         p = resolved(ctx)
@@ -256,7 +258,8 @@ class AuerLemma(Claim):
 
     id = "ACG-L2"
     needs_sequence = False
-    claim_params = {"l": [1, 0, 2.5, 1, 0, 0.25, 3], "xi": 1.0}
+    PARAMS = (P.Param("l", "floats", [1, 0, 2.5, 1, 0, 0.25, 3], low=0.0, doc="the l_t ≥ 0", boundary=([0.0],)),
+              P.Param("xi", "float", 1.0, low=0.0, doc="ξ ≥ 0", boundary=(0.0,)))
 
     def preconditions(self, ctx):
         l, xi = ctx.claim_params["l"], ctx.claim_params["xi"]

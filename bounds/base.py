@@ -25,6 +25,7 @@ import numpy as np
 import learners
 from learners import numeric as nm
 from learners.base import validate_sequence
+from learners.params import Param, ParamError, declared, defaults, validate
 
 from .catalog import BY_ID, CatalogEntry
 
@@ -38,6 +39,66 @@ class PreconditionError(ValueError):
     def __init__(self, claim: str, name: str, detail: str):
         self.claim, self.name, self.detail = claim, name, detail
         super().__init__(f"{claim}: precondition '{name}' fails: {detail}")
+
+
+class EvaluationError(ValueError):
+    """A claim evaluated to NaN on an input (float64 could not evaluate it): refused, never reported as a verdict."""
+
+
+def _refuse_nan(claim: str, **values: float) -> None:
+    """A NaN is never a verdict: raise EvaluationError naming the sides that are NaN."""
+    bad = [k for k, v in values.items() if math.isnan(v)]
+    if bad:
+        raise EvaluationError(f"{claim}: the evaluation gave {' and '.join(f'{k} = nan' for k in bad)} on this input "
+                              f"(float64 could not evaluate it): no verdict")
+
+
+class ClaimParamError(PreconditionError, ParamError):
+    """A parameter given to a check that the claim and its learner do not declare, or a value outside its
+    declaration (one line: the claim, the parameter, the value and what is allowed)."""
+
+    def __init__(self, claim: str, detail: str):
+        self.claim, self.name, self.detail = claim, "parameters", detail
+        ValueError.__init__(self, f"{claim}: {detail}")
+
+
+@dataclass
+class Routing:
+    """Where each given parameter goes: the learner's constructor, the claim, or both (a name both declare)."""
+
+    learner: dict
+    claim: dict
+    notes: list
+
+
+def route_params(claim: "Claim", learner: str | None, params: dict) -> Routing:
+    """Validate ``params`` against the learner's and the claim's declarations and split them between the two.
+
+    A name neither declares is an error (naming both lists; ``seed`` also says that the data seed is the CLI's
+    ``--seed``); a name both declare (φ of OMM-L44) is validated against both, goes to both, and a note says so. The
+    claim's ``learner_defaults`` fill learner parameters the user did not give (AHP-T6's hypotheses need
+    preset=experiments)."""
+    ldecl = declared(learners.params_of(learner)) if learner else {}
+    cdecl = declared(claim.PARAMS)
+    unknown = sorted(set(params) - set(ldecl) - set(cdecl))
+    if unknown:
+        hint = ("; the data seed of a built-in sequence is --seed (a learner's own seed is a parameter only of the "
+                "randomised learners)") if "seed" in unknown else ""
+        raise ClaimParamError(claim.id, f"unknown parameter(s) {', '.join(unknown)}: the learner "
+                                        f"{learner or '(none)'} takes {', '.join(ldecl) or 'none'}; the claim takes "
+                                        f"{', '.join(cdecl) or 'none'}{hint}")
+    given_l = {**{k: v for k, v in claim.learner_defaults.items() if k in ldecl}, **{k: v for k, v in params.items()
+                                                                                     if k in ldecl}}
+    try:
+        lp = validate(ldecl.values(), given_l, owner=f"learner {learner}")
+        cp = validate(cdecl.values(), {k: v for k, v in params.items() if k in cdecl}, owner=claim.id)
+    except ParamError as exc:
+        raise ClaimParamError(claim.id, str(exc).removeprefix(f"{claim.id}: ")) from None
+    notes = [f"parameter {k} = {lp[k]!r} is named by both the learner {learner} and the claim: it went to both"
+             for k in sorted(set(lp) & set(cp))]
+    notes += [f"learner parameter {k} = {v!r} set by the claim (its hypotheses need it)"
+              for k, v in claim.learner_defaults.items() if k in ldecl and k not in params]
+    return Routing(lp, cp, notes)
 
 
 def tolerance(*magnitudes: float, rtol: float = RTOL, atol: float = ATOL) -> float:
@@ -171,21 +232,17 @@ class Context:
 
     def __init__(self, claim: "Claim", X, y, kernel, learner: str | None, params: dict, comparator: Any = None):
         self.claim = claim
-        self.X, self.y = (validate_sequence(X, y) if X is not None else (None, None))
         self.kernel = learners.parse_kernel(kernel)
+        self.X, self.y = (validate_sequence(X, y) if X is not None else (None, None))
+        if self.X is not None:
+            self.kernel.check_data(self.X)
         self.learner = learner
         self.comparator = comparator
-        self.params = dict(params)
-        learner_keys = set(learners.accepted_params(learner)) if learner else set()
-        unknown = set(self.params) - learner_keys - set(claim.claim_params)
-        if unknown:
-            raise PreconditionError(claim.id, "parameters",
-                                    f"unknown parameter(s) {sorted(unknown)}; the learner takes "
-                                    f"{sorted(learner_keys)}, the claim takes {sorted(claim.claim_params)}")
-        self.learner_params = {k: v for k, v in self.params.items() if k in learner_keys}
-        self.claim_params = learners.registry.exact_params(
-            {**claim.claim_params, **{k: v for k, v in self.params.items()
-                                      if k in claim.claim_params and k not in learner_keys}})
+        route = route_params(claim, learner, dict(params))
+        self.learner_params = route.learner
+        self.claim_params = learners.registry.exact_params({**claim.claim_params, **route.claim})
+        self.params = {**route.claim, **route.learner}  # the validated values given (and set by the claim)
+        self.routing_notes = route.notes
         self.checked: dict[str, str] = {}
         self.comparator_f = None  # set by bounds.oracle.against_comparators: the explicit comparator used
 
@@ -216,6 +273,7 @@ class Context:
         if nm.is_ball():
             return self._ball_result(lhs, rhs, terms, rhs_lower, comparator, notes, uncertified)
         lhs_f, rhs_f = float(lhs), float(rhs)
+        _refuse_nan(self.claim.id, lhs=lhs_f, rhs=rhs_f)
         if tol is None:
             mags = [v for v in (terms or {}).values()
                     if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))]
@@ -286,17 +344,29 @@ class Claim:
     default), ``claim_params`` (parameters of the claim itself with defaults, e.g. the comparator radius),
     ``needs_sequence`` (False for symbolic claims), ``unit_kernel`` (the claim assumes κ(x, x) ≤ 1) and
     ``default_sequence`` (a sequence spec the CLI uses when none is given, e.g. the paper's construction) and
-    ``hunt_params`` (the learner parameters ``boundlab hunt`` should use, e.g. a budget meeting the theorem), and implement
+    ``hunt_params`` (the learner parameters ``boundlab hunt`` should use, e.g. a budget meeting the theorem), ``PARAMS``
+    (the claim's own parameters, learners.params; ``claim_params`` is derived from it) and ``learner_defaults``
+    (learner parameters its hypotheses need when none are given), and implement
     ``preconditions(ctx)`` (calls to ``ctx.require``) and ``evaluate(ctx)``.
     """
 
     id: ClassVar[str] = ""
     learners: ClassVar[tuple[str, ...]] = ()
-    claim_params: ClassVar[dict] = {}
+    PARAMS: ClassVar[tuple[Param, ...]] = ()  # the claim's own parameters (learners.params); validated by Context
+    claim_params: ClassVar[dict] = {}  # name → default, derived from PARAMS
+    learner_defaults: ClassVar[dict] = {}  # learner parameters the claim's hypotheses need when none are given
     needs_sequence: ClassVar[bool] = True
     unit_kernel: ClassVar[bool] = True
     default_sequence: ClassVar[str | None] = None  # the CLI's sequence when none is given (a paper's construction)
     hunt_params: ClassVar[dict] = {}  # learner parameters a counterexample hunt should use (adversaries.search)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "claim_params" in cls.__dict__:
+            raise TypeError(f"{cls.__name__}: declare the claim's parameters in PARAMS (learners.params); "
+                            f"claim_params is derived from it")
+        if "PARAMS" in cls.__dict__:
+            cls.claim_params = defaults(cls.PARAMS)
 
     @property
     def entry(self) -> CatalogEntry:
@@ -333,11 +403,7 @@ class Claim:
         return res
 
     def _check(self, X, y, kernel, learner, params, comparator) -> ClaimResult:
-        if learner is None and self.learners:
-            learner = self.learners[0]
-        if learner is not None and self.learners and learner not in self.learners:
-            raise PreconditionError(self.id, "learner", f"{self.id} is a claim about {', '.join(self.learners)}; "
-                                                        f"got {learner!r}")
+        learner = self.learner_for(learner)
         if self.needs_sequence and X is None:
             raise PreconditionError(self.id, "sequence", "this claim is checked on a sequence; none was given")
         ctx = Context(self, X, y, kernel, learner, params or {}, comparator)
@@ -351,7 +417,19 @@ class Claim:
                             f"max_t κ(x_t, x_t) = {float(np.max(diag)):.6g} with the {ctx.kernel.spec()} kernel "
                             f"(the claim assumes ≤ 1, checked with relative tolerance 1e-12)")
         self.preconditions(ctx)
-        return self.evaluate(ctx)
+        res = self.evaluate(ctx)
+        _refuse_nan(self.id, lhs=float(res.lhs), rhs=float(res.rhs))
+        res.notes = list(ctx.routing_notes) + list(res.notes)
+        return res
+
+    def learner_for(self, learner: str | None) -> str | None:
+        """The learner a check runs: the given one (which the claim must be about) or the claim's first."""
+        if learner is None and self.learners:
+            return self.learners[0]
+        if learner is not None and self.learners and learner not in self.learners:
+            raise PreconditionError(self.id, "learner", f"{self.id} is a claim about {', '.join(self.learners)}; "
+                                                        f"got {learner!r}")
+        return learner
 
     def __repr__(self) -> str:
         return f"<claim {self.id}: {self.entry.source}>"

@@ -29,14 +29,24 @@ import numpy as np
 from scipy import stats
 
 from learners import numeric as nm
-
+from learners import params as P
 from learners.realisations import realisations
 
 from .base import Claim, ClaimResult, Context, PreconditionError, tolerance
 from .oracle import HingeOracle, against_comparators, hinge, solve
 from .registry import claim
 
-MC_PARAMS = {"seeds": 30, "confidence": 0.95, "expectation": "monte-carlo", "max_realisations": 512}
+MC_PARAMS = (
+    P.Param("seeds", "int", 30, low=2, high=1000, doc="seeds >= 2 independent runs of the Monte Carlo estimate",
+            search=False),
+    P.unit("confidence", 0.95, "confidence level of the interval", low_open=True, high_open=True, search=False),
+    P.Param("expectation", "str", "monte-carlo", choices=("monte-carlo", "exact"),
+            doc="Monte Carlo over seeds (evidence) or the exact expectation over every realisation", search=False),
+    P.Param("max_realisations", "int", 512, low=1, high=10**6, doc="the most realisations the exact mode enumerates",
+            search=False),
+)
+READING = P.Param("reading", "str", "printed", choices=("printed", "corrected"),
+                  doc="the statement as printed or as corrected (errata)")
 
 
 # --------------------------------------------------------------------------------------------- shared helpers
@@ -268,7 +278,7 @@ class BOGDSkewness(Claim):
 
     id = "BOGD-H"
     learners = ("bogd++", "bogd")
-    claim_params = {"reading": "printed"}
+    PARAMS = (READING,)
     unit_kernel = True
     ZERO = 1e-12  # |H| (relative) below this counts as H = 0; unequal means a spread above 1e-6 (relative)
 
@@ -313,7 +323,7 @@ class _ExpectationClaim(Claim):
     makes the comparison deterministic. The certified replay always uses "exact" (:meth:`certify_params`), so a
     short witness gets a proof and a long sequence an honest "not certified"."""
 
-    claim_params = dict(MC_PARAMS)
+    PARAMS = MC_PARAMS
 
     def uncertified_reason(self, res):
         return None
@@ -402,7 +412,7 @@ class BOGDTheorem3(_ExpectationClaim):
 
     id = "BOGD-T3"
     learners = ("bogd",)
-    claim_params = {**MC_PARAMS, "reading": "corrected"}
+    PARAMS = MC_PARAMS + (P.Param("reading", "str", "corrected", choices=READING.choices, doc=READING.doc),)
 
     def preconditions(self, ctx):
         super().preconditions(ctx)
@@ -437,6 +447,7 @@ class BOGDEq14(_ExpectationClaim):
 
     id = "BOGD-E14"
     learners = ("bogd",)
+    learner_defaults = {"eta": 1.0}  # λη ≥ 1/B (no capping) at the default B = 100, λ = 0.01
 
     def preconditions(self, ctx):
         super().preconditions(ctx)
@@ -485,7 +496,8 @@ class BOGDTheorem4(_ExpectationClaim):
 
     id = "BOGD-T4"
     learners = ("bogd++",)
-    claim_params = {**MC_PARAMS, "part": "bound"}
+    PARAMS = MC_PARAMS + (P.Param("part", "str", "bound", choices=("bound", "eq16"),
+                                  doc="the inequality, or whether eq. 16's p is a probability vector"),)
 
     def preconditions(self, ctx):
         super().preconditions(ctx)

@@ -1,8 +1,11 @@
-"""The ``boundlab`` command line: list, sequences, check, hunt, report.
+"""The ``boundlab`` command line: list, sequences, learners, params, check, hunt, report.
 
 A thin layer over the library (bounds.check, adversaries.make_sequence, adversaries.search.hunt, bounds.report).
-Exit status: 0 whenever the requested work ran, whatever the verdict; 2 with a one-line message for a usage error
-or a failed precondition (BOUNDLAB_DEBUG=1 shows the traceback instead); 1 when a report notebook fails.
+Parameters (``--param k=v``) are parsed by their declarations (learners.params: ``Param.parse``, so lists are
+``phis=0.5,0.9`` or JSON ``phis=[0.5, 0.9]``) and validated by the same layer as the library (bounds.base.route_params)
+before any work starts. Exit status: 0 whenever the requested work ran, whatever the verdict; 2 with a one-line message
+for a usage error, a bad parameter or a failed precondition (BOUNDLAB_DEBUG=1 shows the traceback instead); 1 when a
+report notebook fails; 130 on Ctrl-C.
 """
 from __future__ import annotations
 
@@ -10,26 +13,93 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 
 
 class UsageError(Exception):
     pass
 
 
-def parse_params(items: list[str]) -> dict:
-    """``["B=100", "U=inf"]`` → {"B": 100, "U": inf}."""
-    from adversaries.sequences import parse_value
+_JSON_OUT = None  # the real stdout while a --json command runs (library chatter goes to stderr meanwhile)
+
+
+def _emit(text: str) -> None:
+    """Write a --json document to the real standard output, whatever the libraries printed meanwhile."""
+    print(text, file=_JSON_OUT or sys.stdout)
+
+
+def _items(items: list[str]) -> list[str]:
+    """``--param`` arguments split into ``k=v`` items: commas separate items, except inside a value (a piece with
+    no ``=`` continues the previous item: ``phis=0.5,0.9,B=3`` → ``phis=0.5,0.9`` and ``B=3``)."""
+    out: list[str] = []
+    for item in items or []:
+        for i, part in enumerate(item.split(",")):
+            if "=" not in part.split("[")[0] and out and i > 0:
+                out[-1] += "," + part
+            elif part.strip() or i == 0:
+                out.append(part)
+    return out
+
+
+def parse_params(items: list[str], decls: dict | None = None) -> dict:
+    """``["B=100", "phis=0.5,0.9"]`` → {"B": 100, "phis": [0.5, 0.9]}: each value parsed by its declaration
+    (``decls``: name → Param); an undeclared name keeps a plain parse and is refused by the validation after."""
+    from learners.params import Param
 
     out = {}
-    for item in items or []:
-        for part in item.split(","):
-            if not part.strip():
-                continue
-            k, eq, v = part.partition("=")
-            if not eq or not k.strip():
-                raise UsageError(f"--param {part!r} is not of the form k=v")
-            out[k.strip()] = parse_value(v)
+    for part in _items(items):
+        k, eq, v = part.partition("=")
+        k = k.strip()
+        if not eq or not k:
+            raise UsageError(f"--param {part!r} is not of the form k=v")
+        if k in out:
+            raise UsageError(f"--param {k} is given twice")
+        out[k] = (decls or {}).get(k, Param(k, "float")).parse(v)
     return out
+
+
+def _claim_params(claim, learner: str | None, items: list[str]) -> tuple[str | None, dict]:
+    """The learner a check of ``claim`` runs and the ``--param`` values, validated (ClaimParamError otherwise)."""
+    import learners
+
+    from .base import route_params
+
+    learner = claim.learner_for(learner)
+    decls = {p.name: p for p in claim.PARAMS}
+    decls.update({p.name: p for p in (learners.params_of(learner) if learner else ())})
+    params = parse_params(items, decls)
+    route_params(claim, learner, params)
+    return learner, params
+
+
+def _seed(text: str) -> int:
+    """A data seed from the command line (a non-negative integer)."""
+    from adversaries.sequences import DATA_SEED
+
+    try:
+        return DATA_SEED.validate(DATA_SEED.parse(text))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _seconds(text: str) -> float:
+    from learners.params import Param
+
+    p = Param("seconds", "float", low=0.0, low_open=True, high=7 * 24 * 3600.0, doc="at most a week")
+    try:
+        return p.validate(p.parse(text))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _count(text: str) -> int:
+    from learners.params import Param
+
+    p = Param("max-examples", "int", low=1, high=10**9)
+    try:
+        return p.validate(p.parse(text))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 # ----------------------------------------------------------------------------------------------------- list
@@ -38,7 +108,7 @@ def cmd_list(args) -> int:
 
     rows = statuses()
     if args.json:
-        print(json.dumps(rows, indent=1, ensure_ascii=False))
+        _emit(json.dumps(rows, indent=1, ensure_ascii=False))
         return 0
     width = max(len(r["id"]) for r in rows)
     legend: dict[str, str] = {}
@@ -60,7 +130,7 @@ def cmd_sequences(args) -> int:
 
     seqs = available()
     if args.json:
-        print(json.dumps([{"name": s.name, "description": s.description, "params": s.defaults,
+        _emit(json.dumps([{"name": s.name, "description": s.description, "params": s.defaults,
                            "adaptive": s.adaptive, "kernel": s.kernel} for s in seqs], indent=1, default=str))
         return 0
     for s in seqs:
@@ -71,11 +141,61 @@ def cmd_sequences(args) -> int:
     return 0
 
 
+# --------------------------------------------------------------------------------------- learners, params
+def _param_rows(decls) -> list[dict]:
+    return [p.describe() for p in decls]
+
+
+def _print_params(title: str, decls) -> None:
+    print(title if decls else f"{title} none")
+    for p in decls:
+        print(f"  {p.name} = {p.default!r}: {p.allowed()}" + (f"  ({p.doc})" if p.doc else ""))
+
+
+def cmd_learners(args) -> int:
+    import learners
+
+    names = learners.available()
+    if args.json:
+        _emit(json.dumps([{"name": n, "params": _param_rows(learners.params_of(n))} for n in names], indent=1,
+                         default=str))
+        return 0
+    for n in names:
+        _print_params(f"{n}:", learners.params_of(n))
+    return 0
+
+
+def cmd_params(args) -> int:
+    import learners
+
+    from .registry import get
+
+    claim = get(args.claim)
+    learner = claim.learner_for(args.learner)
+    ldecls = learners.params_of(learner) if learner else ()
+    if args.json:
+        _emit(json.dumps({"claim": claim.id, "learners": list(claim.learners), "learner": learner,
+                          "claim_params": _param_rows(claim.PARAMS), "learner_params": _param_rows(ldecls),
+                          "learner_defaults": claim.learner_defaults}, indent=1, default=str))
+        return 0
+    print(f"{claim.id}: {claim.entry.source}")
+    print(f"learners: {', '.join(claim.learners) or 'any (the claim runs its own)'}")
+    _print_params("claim parameters:", claim.PARAMS)
+    if learner:
+        _print_params(f"parameters of the learner {learner} (--learner picks another):", ldecls)
+    if claim.learner_defaults:
+        print("set by the claim unless given: " + ", ".join(f"{k}={v!r}" for k, v in claim.learner_defaults.items()))
+    print("the data seed of a built-in sequence is --seed")
+    return 0
+
+
 # ---------------------------------------------------------------------------------------------------- check
-def _sequence_for(args, claim, kernel, params):
+def _sequence_for(args, claim, kernel, learner, params):
     import learners
     from adversaries.datafiles import load
     from adversaries.sequences import get, parse_spec
+
+    from .base import route_params
 
     if args.data and args.sequence:
         raise UsageError("give either --data or --sequence, not both")
@@ -83,49 +203,90 @@ def _sequence_for(args, claim, kernel, params):
         args.sequence = claim.default_sequence
         print(f"# {claim.id}: no sequence given, using its construction --sequence {args.sequence}", file=sys.stderr)
     if args.data:
+        if args.seed is not None:
+            raise UsageError("--seed seeds a built-in sequence; a --data file has no random draws")
         return load(args.data)
     if args.sequence:
         name, sp = parse_spec(args.sequence)
         seq = get(name)
-        learner = None
+        adversary = None
         if seq.adaptive:
-            lname = args.learner or (claim.learners[0] if claim.learners else None)
-            if lname is None:
+            if learner is None:
                 raise UsageError(f"sequence {name!r} is adaptive: give --learner")
-            lp = {k: v for k, v in params.items() if k in learners.accepted_params(lname)}
-            learner = learners.make(lname, kernel=kernel, **lp)
-        return seq.build(seed=int(params.get("seed", 0)), learner=learner, **sp)
+            adversary = learners.make(learner, kernel=kernel, **route_params(claim, learner, params).learner)
+        return seq.build(seed=args.seed or 0, learner=adversary, **sp)
     if claim.needs_sequence:
         raise UsageError(f"{claim.id} is checked on a sequence: give --data FILE or --sequence NAME[:k=v,...] "
                          f"(`boundlab sequences` lists them)")
+    if args.seed is not None:
+        raise UsageError(f"--seed seeds a built-in sequence; {claim.id} takes none (see `boundlab params "
+                         f"{claim.id}`)")
     return None, None
 
 
-def cmd_check(args) -> int:
-    from .certify import certify_result
+def _replay(args) -> int:
     from .errata import Witness, replay
+
+    unused = [f"--{k.replace('_', '-')}" for k in ("learner", "data", "sequence", "kernel", "param", "seed",
+                                                   "save_witness") if getattr(args, k)]
+    if unused:
+        raise UsageError(f"--witness replays the file as stored: {', '.join(unused)} cannot be used with it")
+    w = Witness.load(args.witness)
+    if args.claim and args.claim != w.claim:
+        raise UsageError(f"{args.witness} is a witness for {w.claim}, not {args.claim}")
+    rep = replay(w)
+    stored = _stored_mismatch(w, rep.float_result)
+    if args.json:
+        _emit(json.dumps({**rep.summary(), "stored_mismatch": stored}, indent=1))
+    else:
+        print(rep.float_result)
+        for d in rep.detail:
+            print(f"  replay: {d}")
+        for d in stored:
+            print(f"  replay: MISMATCH: {d}")
+        print(f"  violation certified: {str(rep.confirmed).lower()} ({rep.arithmetic})")
+    return 0
+
+
+STORED_RTOL = 1e-9  # stored lhs/rhs of a witness against the float64 replay (same code, same data: equal up to this)
+
+
+def _stored_mismatch(w, res) -> list[str]:
+    """The stored lhs and rhs of a witness that differ from the replay's beyond ``STORED_RTOL`` (relative)."""
+    out = []
+    for name in ("lhs", "rhs"):
+        stored = getattr(w, name)
+        if stored is None:
+            continue
+        stored, now = float(stored), float(getattr(res, name))
+        if not (stored == now or abs(stored - now) <= STORED_RTOL * max(1.0, abs(stored), abs(now))):
+            out.append(f"stored {name} = {stored:.17g}, replayed {name} = {now:.17g} (relative tolerance "
+                       f"{STORED_RTOL:g})")
+    return out
+
+
+def cmd_check(args) -> int:
+    import learners
+
+    from .certify import certify_result
+    from .errata import Witness
     from .registry import get
 
     if args.witness:
-        rep = replay(args.witness)
-        if args.json:
-            print(json.dumps(rep.summary(), indent=1))
-        else:
-            print(rep.float_result)
-            for d in rep.detail:
-                print(f"  replay: {d}")
-            print(f"  violation certified: {str(rep.confirmed).lower()} ({rep.arithmetic})")
-        return 0
+        return _replay(args)
     if not args.claim:
         raise UsageError("give a CLAIM id (or --witness FILE)")
     claim = get(args.claim)
-    params = parse_params(args.param)
+    learner, params = _claim_params(claim, args.learner, args.param)
     kernel = args.kernel
     if kernel is None:
         kernel = "linear" if not claim.unit_kernel or claim.id.startswith(("OMM", "BUD", "PER-TIGHT")) else \
             "gaussian:sigma=1"
-    X, y = _sequence_for(args, claim, kernel, params)
-    res = claim.check(X, y, kernel=kernel, learner=args.learner, params=params, certify=False)
+    kernel = learners.parse_kernel(kernel).spec()  # a bad spec fails before any data is read
+    if args.save_witness:
+        _writable(Path(args.save_witness).parent, "--save-witness")
+    X, y = _sequence_for(args, claim, kernel, learner, params)
+    res = claim.check(X, y, kernel=kernel, learner=learner, params=params, certify=False)
     if res.holds is not None and res.T > 300:
         print(f"# {claim.id}: T = {res.T}: certifying the float64 verdict in ball arithmetic "
               f"(O(T²) ball operations; about a minute at T = 1000)", file=sys.stderr)
@@ -134,22 +295,40 @@ def cmd_check(args) -> int:
         Witness.from_result(res, X, y, kernel, comparator=res.comparator_f, found_by="boundlab check").save(
             args.save_witness)
     if args.json:
-        print(json.dumps(res.to_json(), indent=1))
+        _emit(json.dumps(res.to_json(), indent=1))
     else:
         print(res)
     return 0
 
 
 # ----------------------------------------------------------------------------------------------------- hunt
+def _writable(folder: Path, what: str) -> None:
+    """Create ``folder`` if needed and check that files can be written there (before any long work)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"{what}: cannot create the folder {folder}: {exc.strerror or exc}") from None
+    if not folder.is_dir() or not os.access(folder, os.W_OK):
+        raise UsageError(f"{what}: {folder} is not a writable folder")
+
+
 def cmd_hunt(args) -> int:
     from adversaries.search import hunt
 
+    from .registry import get
+
+    claim = get(args.claim)
+    _, params = _claim_params(claim, args.learner, args.param)
+    _writable(Path(args.out), "--out")
     summary = hunt(args.claim, learner=args.learner, seconds=args.seconds, out_dir=args.out, seed=args.seed,
-                   kernel=args.kernel, params=parse_params(args.param), progress=not args.json)
+                   kernel=args.kernel, params=params, progress=not args.json, max_examples=args.max_examples)
     if args.json:
-        print(json.dumps(summary.to_json(), indent=1, default=str))
+        _emit(json.dumps(summary.to_json(), indent=1, default=str))
     else:
         print(summary.line())
+        for n in summary.notes:
+            if n.startswith(("run:", "interrupted")):
+                print(f"  {n}")
         for w in summary.witnesses:
             print(f"  witness (confirmed): {w}")
         for w in summary.float_only_files:
@@ -180,8 +359,15 @@ def cmd_report(args) -> int:
     return 0
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with a one-line usage error (exit 2), like every other error of the command line."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="boundlab", description="Check published mistake and regret bounds of online "
+    ap = _Parser(prog="boundlab", description="Check published mistake and regret bounds of online "
                                                               "kernel classifiers.")
     sub = ap.add_subparsers(dest="cmd", required=True)
 
@@ -194,6 +380,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(fn=cmd_sequences)
 
+    p = sub.add_parser("learners", help="every learner with its parameters, defaults and admissible values")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(fn=cmd_learners)
+
+    p = sub.add_parser("params", help="a claim's parameters and its learner's, with defaults and admissible values")
+    p.add_argument("claim")
+    p.add_argument("--learner")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(fn=cmd_params)
+
     p = sub.add_parser("check", help="check one claim on one sequence, or replay a witness")
     p.add_argument("claim", nargs="?")
     p.add_argument("--learner")
@@ -202,7 +398,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--kernel", help="linear | gaussian:sigma=S | poly:degree=D (default gaussian:sigma=1)")
     p.add_argument("--param", action="append", default=[], metavar="k=v",
                    help="learner or claim parameter, the paper's symbol in ASCII (B, U, lam, eps, eta, phi, rho, "
-                        "zeta, gamma, c, M, B0, seed)")
+                        "zeta, gamma, c, M, B0, seed: a randomised learner's own seed); lists as phis=0.5,0.9 or "
+                        "JSON; `boundlab params CLAIM` lists them")
+    p.add_argument("--seed", type=_seed, default=None,
+                   help="seed of the built-in sequence's random draws (default 0); not the learner's seed")
     p.add_argument("--witness", help="replay a witness JSON and certify its violation in ball arithmetic")
     p.add_argument("--save-witness", metavar="FILE", help="write a witness JSON when the check finds a violation")
     p.add_argument("--json", action="store_true")
@@ -211,11 +410,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("hunt", help="search for a counterexample to a claim")
     p.add_argument("claim")
     p.add_argument("--learner")
-    p.add_argument("--seconds", type=float, required=True)
+    p.add_argument("--seconds", type=_seconds, required=True,
+                   help="time budget (finite, > 0); with --max-examples, the cap of a reproducible run")
+    p.add_argument("--max-examples", type=_count, default=None, metavar="N",
+                   help="a reproducible search: N sequences of the seeded local search (same seed, same result)")
     p.add_argument("--out", required=True, help="folder for the witnesses found")
     p.add_argument("--kernel")
     p.add_argument("--param", action="append", default=[], metavar="k=v")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=_seed, default=0, help="seed of the search")
     p.add_argument("--json", action="store_true")
     p.set_defaults(fn=cmd_hunt)
 
@@ -240,26 +442,43 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # argparse has printed --help, or its one-line usage error (exit 2)
+        return exc.code if isinstance(exc.code, int) else 2
     from learners.base import SequenceError
 
     from .base import PreconditionError
+    from .oracle import OracleError
     from .report import ReportError
 
+    global _JSON_OUT
+    saved = sys.stdout
+    if getattr(args, "json", False):  # a solver's status lines (SCS prints to stdout) must not corrupt the JSON
+        _JSON_OUT, sys.stdout = saved, sys.stderr
     try:
         return args.fn(args)
-    except (UsageError, PreconditionError, SequenceError, ValueError, FileNotFoundError) as exc:
+    except BrokenPipeError:  # output piped into head & co.: stop quietly, as command-line tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), saved.fileno())
+        return 0
+    except (UsageError, PreconditionError, SequenceError, ValueError, OSError, MemoryError, OracleError) as exc:
         if os.environ.get("BOUNDLAB_DEBUG"):
             raise
-        msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        print(f"boundlab {args.cmd}: {msg}", file=sys.stderr)
+        text = str(exc) or type(exc).__name__
+        if isinstance(exc, MemoryError):
+            text = f"out of memory ({text}): use a shorter or narrower input"
+        elif isinstance(exc, OracleError):
+            text = f"the comparator oracle could not solve this input ({text})"
+        print(f"boundlab {args.cmd}: {text.splitlines()[0]}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"\nboundlab {args.cmd}: interrupted", file=sys.stderr)
+        return 130
     except ReportError as exc:
         print(f"boundlab report: {exc}", file=sys.stderr)
         return 1
-    except BrokenPipeError:  # output piped into head & co.: stop quietly, as command-line tools do
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+    finally:
+        sys.stdout, _JSON_OUT = saved, None
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from adversaries.synthetic import KERNEL, ORDERS, PAPER_SIZE, READINGS, forgetro
 from learners import numeric as nm
 from learners.expansion import KernelExpansion
 from learners.kernels import Linear
+from learners import params as P
 
 from .base import Claim, ClaimResult, Context, PreconditionError
 from .oracle import hinge
@@ -48,7 +49,12 @@ class BudgetLowerBound(Claim):
 
     id = "BUD-LB"
     learners = ()
-    claim_params = {"B": 8, "T": 0, "seed": 0}
+    # every budgeted learner plays T rounds and each verdict is re-derived in ball arithmetic: the cost grows
+    # steeply with B (measured on a loaded 2-core machine: 9 s CPU at B = 50, 61 s at B = 100), hence B ≤ 40
+    PARAMS = (P.Param("B", "int", 8, low=1, high=40, doc="the budget B of the construction (B >= 1)",
+                      boundary=(1, 2, 8, 40)),
+              P.Param("T", "int", 0, low=0, high=500, doc="rounds (0: 3(B+1))", search=False),
+              P.seed(doc="seed of the construction's draws"))
     needs_sequence = False
     unit_kernel = False
 
@@ -187,8 +193,16 @@ class ForgetronTable81(Claim):
     learners = ()
     uncertifiable = ("error rates on random synthetic data against published percentages, judged with confidence "
                      "intervals: a statistical statement, not a proof (bounds.certify)")
-    claim_params = {"seed": 0, "reps": 1, "T": PAPER_SIZE, "confidence": 0.99, "reading": "std",
-                    "interval": "binomial", "order": "shuffled"}
+    PARAMS = (
+        P.seed(doc="seed of the synthetic data"),
+        P.Param("reps", "int", 1, low=1, high=100, doc="independent data sets per cell", search=False),
+        P.Param("T", "int", PAPER_SIZE, low=100, high=100_000, doc="examples per data set", search=False),
+        P.unit("confidence", 0.99, "confidence level of the interval", low_open=True, high_open=True, search=False),
+        P.Param("reading", "str", "std", choices=READINGS, doc="(0.2, 2) read as standard deviations or variances"),
+        P.Param("interval", "str", "binomial", choices=("binomial", "sets"), doc="interval over rounds or over sets"),
+        P.Param("order", "str", "shuffled", choices=("shuffled", "unshuffled"),
+                doc="the data sets shuffled or in generation order (the paper does not say)"),
+    )
     needs_sequence = False
     unit_kernel = True  # the Gaussian kernel of §8 has κ(x, x) = 1
 

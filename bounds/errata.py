@@ -23,6 +23,7 @@ is known, that the corrected one holds.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -62,11 +63,15 @@ class Witness:
     @classmethod
     def load(cls, path: "str | Path") -> "Witness":
         try:
-            data = json.loads(Path(path).read_text())
-        except (OSError, json.JSONDecodeError) as exc:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise ValueError(f"cannot read witness {path}: {exc}") from None
-        if data.get("format") != FORMAT:
-            raise ValueError(f"{path} is not a boundlab witness (format {data.get('format')!r}, expected {FORMAT!r})")
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            fmt = data.get("format") if isinstance(data, dict) else type(data).__name__
+            raise ValueError(f"{path} is not a boundlab witness (format {fmt!r}, expected {FORMAT!r})")
+        problems = schema_problems(data)
+        if problems:
+            raise ValueError(f"{path}: not a valid {FORMAT} file: {'; '.join(problems)}")
         known = set(cls.__dataclass_fields__)
         w = cls(**{k: v for k, v in data.items() if k in known})
         w.source_path = Path(path)  # where it was read from (not part of the JSON)
@@ -104,6 +109,61 @@ class Witness:
         X, y = self.sequence(claim)
         return claim.check(X, y, kernel=self.kernel, learner=self.learner, params=self.params,
                            comparator=self.comparator_object(), certify=certify)
+
+
+# The schema of FORMAT: field → (required, check, what it must be). Numbers as boundlab writes them ("inf" for ±inf).
+def _num(v: Any) -> bool:
+    return (isinstance(v, (int, float)) and not isinstance(v, bool)) or v in ("inf", "-inf")
+
+
+def _rows(v: Any) -> bool:
+    return isinstance(v, list) and all(isinstance(r, list) and all(_num(a) and a not in ("inf", "-inf")
+                                                                   and math.isfinite(a) for a in r)
+                                       for r in v) and len({len(r) for r in v}) <= 1
+
+
+def _comparator(v: Any) -> bool:
+    if v is None:
+        return True
+    if not isinstance(v, dict):
+        return False
+    if "alpha" in v or "X" in v:
+        return _rows(v.get("X")) and isinstance(v.get("alpha"), list) and all(map(_num, v["alpha"])) \
+            and len(v["X"]) == len(v["alpha"])
+    return isinstance(v.get("kind"), str)
+
+
+SCHEMA = {
+    "format": (True, lambda v: v == FORMAT, f"the string {FORMAT!r}"),
+    "claim": (True, lambda v: isinstance(v, str) and bool(v), "a claim id (string)"),
+    "learner": (True, lambda v: v is None or isinstance(v, str), "a learner name or null"),
+    "kernel": (True, lambda v: isinstance(v, str) and bool(v), "a kernel spec (string; null is not a kernel)"),
+    "params": (True, lambda v: isinstance(v, dict), "an object of parameters"),
+    "X": (True, _rows, "a list of rows of equal length, each a list of finite numbers"),
+    "y": (True, lambda v: isinstance(v, list) and all(a in (1, -1) and not isinstance(a, bool) for a in v),
+          "a list of labels -1 or +1"),
+    "comparator": (False, _comparator, 'null, {"X": rows, "alpha": numbers} or {"kind": string}'),
+    "lhs": (False, lambda v: v is None or _num(v), "a number or null"),
+    "rhs": (False, lambda v: v is None or _num(v), "a number or null"),
+    "found_by": (False, lambda v: isinstance(v, str), "a string"),
+    "note": (False, lambda v: isinstance(v, str), "a string"),
+    "erratum": (False, lambda v: v is None or isinstance(v, dict), "an object or null"),
+}
+
+
+def schema_problems(data: dict) -> list[str]:
+    """One line per missing, mistyped or unknown field of a witness (empty when it is valid)."""
+    out = [f"unknown field {k!r}" for k in data if k not in SCHEMA]
+    for name, (required, ok, what) in SCHEMA.items():
+        if name not in data:
+            if required:
+                out.append(f"missing field {name!r} ({what})")
+        elif not ok(data[name]):
+            shown = json.dumps(data[name])
+            out.append(f"field {name!r} = {shown if len(shown) <= 40 else shown[:37] + '...'} must be {what}")
+    if not out and len(data["X"]) != len(data["y"]):
+        out.append(f"fields 'X' and 'y' differ in length ({len(data['X'])} rows, {len(data['y'])} labels)")
+    return out
 
 
 def comparator_to_json(comp: Any) -> dict | None:

@@ -38,6 +38,7 @@ import numpy as np
 from learners import numeric as nm
 from learners.expansion import KernelExpansion
 from learners.forgetron import Psi, ShrinkRemovePerceptron, forgetron_phi_cap, forgetron_radius
+from learners import params as P
 
 from .base import Claim, Context, PreconditionError, tolerance
 from .oracle import HingeOracle, against_comparators
@@ -522,7 +523,7 @@ class ForgetronLemma6(Claim):
     id = "FGT-L6"
     learners = ("forgetron-basic", "remove-oldest", "shrinking-perceptron", "forgetron-self-tuned",
                 "forgetron-greedy")
-    claim_params = {"within_U": 0}
+    PARAMS = (P.Param("within_U", "bool", False, doc="restrict g to ‖g‖ ≤ U (the corrected lemma)"),)
 
     def evaluate(self, ctx):
         U = radius(ctx) if int(ctx.claim_params["within_U"]) else math.inf

@@ -18,6 +18,7 @@ from scipy import stats
 from learners import numeric as nm
 from learners.forgetron import Phi, Psi, forgetron_radius
 from learners.forgetron_tuned import FIFTEEN_32
+from learners import params as P
 
 from .base import Claim, Context, tolerance
 from .oracle import against_comparators
@@ -289,7 +290,13 @@ class RBPExpectation(Claim):
 
     id = "RBP-E"
     learners = ("rbp",)
-    claim_params = {"gamma": 2.0, "U": None, "seeds": 30, "confidence": 0.95}
+    PARAMS = (
+        P.Param("gamma", "float", 2.0, low=1.0, low_open=True, high=1e6, doc="gamma > 1 of eq. (2)",
+                boundary=(2.0, 1.0 + 1e-6)),
+        P.positive("U", None, "comparator radius, ≤ (γ−1)/(γ+1)·√B (none: that maximum)", none_ok=True),
+        P.Param("seeds", "int", 30, low=2, high=1000, doc="seeds >= 2 independent runs", search=False),
+        P.unit("confidence", 0.95, "confidence level of the interval", low_open=True, high_open=True, search=False),
+    )
 
     def preconditions(self, ctx):
         B = int(ctx.params.get("B", 100))

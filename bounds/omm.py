@@ -26,7 +26,8 @@ import math
 import numpy as np
 
 import learners
-from learners.omm import LpNorm
+from learners import params as P
+from learners.omm import P_MAX, P_MIN, LpNorm
 
 from learners import numeric as nm
 from learners.maxmargin import NotSeparableError, arb_precision, certified_margin, float_down, float_up, geometry
@@ -196,6 +197,17 @@ def m_count(tr, phi: float, gamma_ref: "float | None" = None) -> int:
     return int(np.count_nonzero(violation_mask(tr, phi, gamma_ref)))
 
 
+# ------------------------------------------------------------------------------ parameter declarations
+P_PARAM = P.Param("p", "float", 2.0, low=P_MIN, high=P_MAX, doc="the l_p norm", boundary=(2.0, 1.5, 4.0))
+# |δ|, |η| ≤ 10⁶: the closed forms square them, and the numerical maximisation is float64
+DELTA = P.Param("delta", "float", 0.5, low=-1e6, high=1e6, doc="δ of κ∘(δ, η)", boundary=(0.0, -1.0, 0.5))
+ETA = P.Param("eta", "float", 0.25, low=-1e6, high=1e6, doc="η of κ∘(δ, η)", boundary=(0.0, -0.5, 0.25, 0.5))
+MODE = P.Param("mode", "str", "run", choices=("run", "symbolic"), doc="check on the run, or the algebra (sympy)")
+PHIS = P.Param("phis", "floats", None, high=1.0, high_open=True, none_ok=True,
+               doc="the φ ≤ ρ to check (none: a grid up to ρ)", boundary=([0.0], [0.5]))
+R_PARAM = P.positive("r", 1.0, "r > 0 of the symbolic mode", boundary=(1.0, 2**0.5, 0.5))
+
+
 def phi_grid(rho: float, n: int = 21) -> list[float]:
     """φ ≤ ρ (and < 1) on a grid from −1 to ρ, including ρ itself when ρ < 1."""
     top = rho if rho < 1 else 1.0 - 1e-3
@@ -303,7 +315,7 @@ class Lemma31(Claim):
 
     id = "OMM-L31"
     learners = ()
-    claim_params = {"p": 2.0}
+    PARAMS = (P_PARAM,)
     unit_kernel = False
     uncertifiable = ("an equality of two optimal values: the certified bracket bounds the deviation (its width is "
                      "reported) but ball arithmetic cannot prove it zero, nor a violation without exact certificates")
@@ -420,7 +432,8 @@ class Lemma43(Claim):
     learners = ()
     needs_sequence = False
     unit_kernel = False
-    claim_params = {"delta": 0.5, "eta": 0.25, "p": 2.0, "d": 2}
+    PARAMS = (DELTA, ETA, P_PARAM,
+              P.Param("d", "int", 2, low=1, high=50, doc="dimension of the numerical maximisation"))
 
     @staticmethod
     def truth(delta, eta, p, d):
@@ -475,7 +488,7 @@ class ClosedFormKappa(Claim):
     learners = ()
     needs_sequence = False
     unit_kernel = False
-    claim_params = {"delta": 0.5, "eta": 0.25}
+    PARAMS = (DELTA, ETA)
 
     def evaluate(self, ctx):
         delta, eta = float(ctx.claim_params["delta"]), float(ctx.claim_params["eta"])
@@ -506,7 +519,8 @@ class Lemma44(Claim):
     id = "OMM-L44"
     learners = OMM
     unit_kernel = False
-    claim_params = {"phi": None}
+    PARAMS = (P.Param("phi", "float", None, high=1.0, high_open=True, none_ok=True,
+                      doc="φ ≤ ρ (none: ρ, or 0.999 when ρ = 1)", boundary=(0.0, -1.0)),)
 
     def preconditions(self, ctx):
         _require_omm(ctx)
@@ -590,7 +604,7 @@ class Theorem41(Claim):
     id = "OMM-T41"
     learners = OMM
     unit_kernel = False
-    claim_params = {"phis": None}
+    PARAMS = (PHIS,)
 
     def preconditions(self, ctx):
         _require_omm(ctx)
@@ -652,7 +666,8 @@ class Section51(Claim):
     learners = OMM
     needs_sequence = True  # the symbolic mode ignores the sequence (its witness carries a dummy one)
     unit_kernel = False
-    claim_params = {"mode": "run", "phis": None, "r": 1.0, "phi_s": 0.0}
+    PARAMS = (MODE, PHIS, R_PARAM, P.Param("phi_s", "float", 0.0, high=1.0, high_open=True,
+                                          doc="φ < 1 of the symbolic mode", boundary=(0.0, 0.5)))
 
     def preconditions(self, ctx):
         if ctx.claim_params["mode"] == "run":
@@ -724,7 +739,8 @@ class Table1(Claim):
     learners = OMM
     needs_sequence = True  # the symbolic mode ignores the sequence (its witness carries a dummy one)
     unit_kernel = False
-    claim_params = {"phi_t": 0.0, "mode": "run", "r": 1.0}
+    PARAMS = (P.Param("phi_t", "float", 0.0, high=1.0, high_open=True, doc="φ ≤ ρ of the second column",
+                      boundary=(0.0, 0.5)), MODE, R_PARAM)
 
     def preconditions(self, ctx):
         phi = float(ctx.claim_params["phi_t"])
@@ -806,7 +822,7 @@ class TranslationInvariance(Claim):
     unit_kernel = False
     uncertifiable = ("an identity between two runs: ball arithmetic cannot prove a difference zero; a float gap is "
                      "re-checked at 50 digits instead (confirm_float_gap)")
-    claim_params = {"u": None}
+    PARAMS = (P.Param("u", "floats", None, none_ok=True, doc="the translation vector (none: 5·(1, ..., 1))"),)
 
     def evaluate(self, ctx):
         u = ctx.claim_params["u"]
@@ -842,7 +858,10 @@ class Example51(Claim):
     default_sequence = "ex51"
     needs_sequence = True  # the algebra part ignores the sequence (its witness carries a dummy one)
     unit_kernel = False
-    claim_params = {"part": "omm", "c": 4.0, "r": None}
+    PARAMS = (P.Param("part", "str", "omm", choices=("geometry", "omm", "perceptron", "algebra"),
+                      doc="which part of the example"),
+              P.positive("c", 4.0, "c > 0 of the construction", boundary=(4.0, 2.0, 1.0)),
+              P.positive("r", None, "r > 0 (none: 2/c)", none_ok=True))
 
     def _cr(self, ctx):
         c = float(ctx.claim_params["c"])
@@ -932,7 +951,7 @@ class AppendixA(Claim):
     learners = OMM
     needs_sequence = False
     unit_kernel = False
-    claim_params = {"mode": "run"}
+    PARAMS = (MODE,)
 
     def preconditions(self, ctx):
         if ctx.claim_params["mode"] == "run":
@@ -1036,7 +1055,9 @@ class NumericalStudy(Claim):
     learners = INVARIANT + ("romma", "aromma", "perceptron-bias", "alma")
     needs_sequence = False
     unit_kernel = False
-    claim_params = {"thetas": [0.0, 0.5, 1.0], "passes": 1, "seed": 0}
+    PARAMS = (P.Param("thetas", "floats", [0.0, 0.5, 1.0], low=0.0, high=10.0, doc="feature-scaling θ of App. B.2"),
+              P.Param("passes", "int", 1, low=1, high=100, doc="passes over the data", search=False),
+              P.seed(doc="seed of the permutation"))
 
     def evaluate(self, ctx):
         from adversaries.realdata import table

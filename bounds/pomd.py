@@ -11,6 +11,7 @@ import math
 
 import mpmath
 import numpy as np
+from learners import params as P
 
 from .alignment import kernel_alignment
 from .base import Claim, Context
@@ -41,7 +42,7 @@ class ALDDeterminant(Claim):
 
     id = "ALD-DET"
     learners = ("pomd", "pomdr")
-    claim_params = {"max_tests": 400}
+    PARAMS = (P.Param("max_tests", "int", 400, low=1, high=10**6, doc="support additions re-tested", search=False),)
 
     def evaluate(self, ctx):
         tr = ctx.trace
@@ -75,7 +76,8 @@ class Interlacing(Claim):
 
     id = "INTERLACE"
     learners = ("pomd",)
-    claim_params = {"random_subsets": 20}
+    PARAMS = (P.Param("random_subsets", "int", 20, low=0, high=10_000, doc="random subsets tested beside the "
+                      "support sets", search=False),)
 
     def evaluate(self, ctx):
         K = ctx.kernel.matrix(ctx.X, ctx.X)
@@ -181,7 +183,7 @@ class ALDBudget(Claim):
 
     id = "ALD-T1"
     learners = ("pomd",)
-    claim_params = {"decay": "both"}
+    PARAMS = (P.Param("decay", "str", "both", choices=("exp", "poly", "both"), doc="the spectral decay fitted"),)
 
     def preconditions(self, ctx):
         d = ctx.claim_params["decay"]
@@ -235,7 +237,8 @@ class Lemma3(Claim):
 
     id = "POM-L3"
     learners = ("pomd",)
-    claim_params = {"sigma": None}
+    PARAMS = (P.Param("sigma", "floats", None, low=0.0, none_ok=True,
+                      doc="sigma_t >= 0, the eigenvalues (none: the sequence's kernel matrix)"),)
     needs_sequence = False
     unit_kernel = False
 
@@ -289,7 +292,8 @@ class Lemma4(Claim):
 
     id = "POM-L4"
     learners = ()
-    claim_params = {"M": 15, "D": 1.0}
+    PARAMS = (P.Param("M", "int", 15, low=1, high=10_000, doc="window M", boundary=(1, 15)),
+              P.positive("D", 1.0, "D = sup κ(x, x)", boundary=(1.0,)))
 
     def evaluate(self, ctx):
         M, D = int(ctx.claim_params["M"]), float(ctx.claim_params["D"])
@@ -357,7 +361,8 @@ class POMDTheorem2(_RegretClaim):
     rounds at which the printed λ_t is U/√0 or needs a δ not yet observed, rhs = 0)."""
 
     id = "POM-T2"
-    claim_params = {"part": "bound"}
+    PARAMS = (P.Param("part", "str", "bound", choices=("bound", "eq10"),
+                      doc="the inequality, or whether eq. 10's rate can be run as printed"),)
 
     def uncertified_reason(self, res) -> str | None:
         """part="eq10" counts rounds from the δ_t of a pomdr run, which has no ball-arithmetic path (LAPACK)."""

@@ -7,11 +7,12 @@
 from .base import KernelLearner, OnlineLearner, SequenceError, validate_sequence
 from .expansion import KernelExpansion
 from .kernels import Gaussian, Kernel, Linear, Polynomial, parse_kernel
-from .registry import LEARNER_NAMES, accepted_params, available, learner_class, make, register
+from .params import Param, ParamError
+from .registry import LEARNER_NAMES, accepted_params, available, learner_class, make, params_of, register
 from .trace import Trace
 
 __all__ = [
-    "Gaussian", "Kernel", "KernelExpansion", "KernelLearner", "LEARNER_NAMES", "Linear", "OnlineLearner",
-    "Polynomial", "SequenceError", "Trace", "accepted_params", "available", "learner_class", "make",
-    "parse_kernel", "register", "validate_sequence",
+    "Gaussian", "Kernel", "KernelExpansion", "KernelLearner", "LEARNER_NAMES", "Linear", "OnlineLearner", "Param",
+    "ParamError", "Polynomial", "SequenceError", "Trace", "accepted_params", "available", "learner_class", "make",
+    "params_of", "parse_kernel", "register", "validate_sequence",
 ]

@@ -41,11 +41,12 @@ Trace columns (besides those of AVP's shared mechanics: ``M_prime``, ``N``, ``pr
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from . import numeric as nm
+from . import params as P
 from .avp import AggressiveLearner, _check_positive, _check_unit
 from .registry import register
 
@@ -75,6 +76,16 @@ class Ahpatron(AggressiveLearner):
     """Ahpatron (paper 000, Algorithm 2); see the module docstring for the readings."""
 
     READING = "line 8 prints a learning rate λ_t; Algorithm 2 takes a constant λ as input, and λ_t is read as that λ"
+    PARAMS: ClassVar[tuple[P.Param, ...]] = (
+        P.budget(low=2, even=True, doc="budget B (even: a halving keeps B/2 points)"),
+        P.positive("U", None, "radius U (none: the preset's)", none_ok=True),
+        P.positive("lam", None, "λ (none: the preset's)", none_ok=True),
+        P.unit("eps", None, "ε (none: the preset's)", none_ok=True),
+        P.positive("eta", None, "η of the projection step eq. 6 (none: the preset's)", none_ok=True),
+        P.unit("c", None, "c of eq. 7 in (0, 1], or 'norm' (none: the preset's)", low_open=True, choices=("norm",),
+               none_ok=True),
+        P.Param("preset", "str", "thm4", choices=tuple(PRESETS), doc="parameter preset: Theorem 4's or §5's"),
+    )
 
     def __init__(self, kernel=None, B: int = 100, U: float | None = None, lam: float | None = None,
                  eps: float | None = None, eta: float | None = None, c: "float | str | None" = None,

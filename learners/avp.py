@@ -30,9 +30,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from . import numeric as nm
+from . import params as P
 from .base import KernelLearner
 from .registry import register
 
@@ -77,6 +78,15 @@ class AggressiveLearner(KernelLearner):
 @register("avp")
 class AVP(AggressiveLearner):
     """AVP (paper 000, Algorithm 1) with schedules {λ_t, ε_t} and radius U; see the module docstring."""
+
+    PARAMS: ClassVar[tuple[P.Param, ...]] = (
+        P.positive("U", math.inf, "radius of the ball H_U the hypothesis is projected onto", finite=False,
+                   boundary=(math.inf, 1.0)),
+        P.positive("lam", 1.0, "λ_t: a constant, one per round, or 'cor2' (Corollary 2's schedule, needs a finite U)",
+                   choices=("cor2",), list_ok=True, boundary=(1.0, 2.0 - 1e-9, "cor2")),
+        P.unit("eps", 0.75, "ε_t: a constant or one per round (Theorem 3 needs λ_t/2 < ε_t < 1)", list_ok=True,
+               boundary=lambda o: [o["lam"] / 2 + 1e-9, 1 - 1e-9] if isinstance(o.get("lam"), float) else [1 - 1e-9]),
+    )
 
     def __init__(self, kernel=None, U: float = math.inf, lam: "float | str | Sequence[float]" = 1.0,
                  eps: "float | Sequence[float]" = 0.75):

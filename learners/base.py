@@ -26,10 +26,16 @@ class SequenceError(ValueError):
 def validate_sequence(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     """Return (X as a float (T, d) array, y as an int8 array of ±1), or raise SequenceError naming the problem."""
     try:
-        X = np.asarray(X, dtype=float)
+        if np.iscomplexobj(X) or np.iscomplexobj(y):
+            complex_input = True
+        else:
+            complex_input = False
+            X = np.asarray(X, dtype=float)
+            y_arr = np.asarray(y)
     except (TypeError, ValueError) as exc:
         raise SequenceError(f"features are not numeric: {exc}") from None
-    y_arr = np.asarray(y)
+    if complex_input:  # refused, not cast: numpy would drop the imaginary part with a mere warning
+        raise SequenceError("features and labels must be real numbers, got complex ones")
     if X.ndim == 1:
         X = X[:, None]
     if X.ndim != 2:

@@ -8,9 +8,12 @@ Corollary 1 style accounting would use.
 """
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from . import numeric as nm
+from . import params as P
 from .forgetron import ShrinkRemovePerceptron, _check_budget
 from .registry import register
 
@@ -27,6 +30,8 @@ class RandomizedBudgetPerceptron(ShrinkRemovePerceptron):
     """
 
     randomized = True
+
+    PARAMS: ClassVar[tuple[P.Param, ...]] = (P.budget(), P.seed())
 
     def __init__(self, kernel=None, B: int = 100, seed: int = 0):
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
@@ -58,6 +63,7 @@ class CKSBudgetPerceptron(ShrinkRemovePerceptron):
 
     READING = ("001 §8 describes CKS in prose only: Perceptron step first, candidates the old active set, the removed "
                "example the one of largest margin y_i f'_t(x_i) − σ_i κ(x_i, x_i), ties to the oldest")
+    PARAMS: ClassVar[tuple[P.Param, ...]] = (P.budget(),)
 
     def __init__(self, kernel=None, B: int = 100):
         super().__init__(kernel, B=_check_budget("cks", B))

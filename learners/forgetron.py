@@ -37,11 +37,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from . import numeric as nm
+from . import params as P
 from .base import KernelLearner
 from .expansion import KernelExpansion
 from .registry import register
@@ -218,6 +219,8 @@ class RemoveOldestPerceptron(ShrinkRemovePerceptron):
     """Remove-Oldest Perceptron (001 §3, eqs. 7-9): the kernel Perceptron, and when |I'_t| = B + 1 the oldest active
     example is removed (φ_t = 1, so σ_{r_t,t+1} = 1 and Ψ_t = Ψ(1, y_{r_t} f'_t(x_{r_t})) as in Corollary 1)."""
 
+    PARAMS: ClassVar[tuple[P.Param, ...]] = (P.budget(),)
+
     def __init__(self, kernel=None, B: int = 100):
         super().__init__(kernel, B=_check_budget("remove-oldest", B))
 
@@ -262,6 +265,13 @@ class ShrinkingPerceptron(ShrinkRemovePerceptron):
     the bound of Corollary 2 then holds for every comparator g ∈ H.
     """
 
+    PARAMS: ClassVar[tuple[P.Param, ...]] = (
+        P.unit("phi", 1.0, "shrinking coefficient φ_t (a constant, or one per round)", low_open=True, list_ok=True,
+               callable_ok=True, boundary=(1.0, 0.5, 1e-3)),
+        P.positive("U", math.inf, "comparator radius that Φ_t of eq. 24 refers to", finite=False,
+                   boundary=(math.inf, 1.0)),
+    )
+
     def __init__(self, kernel=None, phi: Any = 1.0, U: float = math.inf):
         try:
             U = float(U)
@@ -288,6 +298,8 @@ class BasicForgetron(ShrinkRemovePerceptron):
     only when κ(x_t, x_t) = 0) is read as U/‖f'_t‖ = ∞. The theorems about it need B ≥ 83; the algorithm itself is
     defined for every B ≥ 1.
     """
+
+    PARAMS: ClassVar[tuple[P.Param, ...]] = (P.budget(doc="budget B; Theorem 2 needs B >= 83"),)
 
     def __init__(self, kernel=None, B: int = 100):
         B = _check_budget("forgetron-basic", B)

@@ -28,11 +28,12 @@ eq. (44); the greedy learner also logs ``greedy`` (True when r_t was chosen by e
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from . import numeric as nm
+from . import params as P
 from .forgetron import Psi, ShrinkRemovePerceptron, _check_budget, forgetron_radius
 from .registry import register
 
@@ -70,6 +71,8 @@ def phi_eq43_printed(a: float, b: float, c: float) -> float:
 
 class _SelfTunedShrink(ShrinkRemovePerceptron):
     """The self-tuned shrink of Fig. 3 step (2), shared by the self-tuned and the greedy-removal Forgetron."""
+
+    PARAMS: ClassVar[tuple[P.Param, ...]] = (P.budget(doc="budget B; Lemma 9 and Theorem 3 need B >= 83"),)
 
     def __init__(self, kernel=None, B: int = 100):
         B = _check_budget(type(self).name, B)

@@ -5,16 +5,25 @@ and says whether ``κ(x, x) ≤ 1`` holds for *every* input (``unit_diagonal``) 
 enough (``diag_bounded(X)``), because most claims of the papers assume ``κ(x, x) ≤ 1``.
 
 Kernel specifications are strings shared by the CLI and the witnesses: ``linear``, ``gaussian:sigma=S``,
-``poly:degree=D`` (optionally ``poly:degree=D,c=C``).
+``poly:degree=D`` (optionally ``poly:degree=D,c=C``). Their parameters are declared (``PARAMS``, learners.params) and
+validated like a learner's: σ and c positive and finite, the degree an integer in [1, 10⁶]. Every value in range is
+computed without overflow: the Gaussian exponent as ‖u − v‖²/σ/σ (σ = 1e-300 and 1e300 both work), the polynomial
+kernel as r^D with r = (c + uᵀv)/(√(c + ‖u‖²)√(c + ‖v‖²)) ∈ [−1, 1] (Cauchy–Schwarz on (√c, u)), so D = 10⁵ gives
+correct values instead of inf/inf. :meth:`Kernel.check_data` refuses features whose squared norms overflow float64
+(|x| ≳ 1e154), and a kernel matrix larger than the memory budget (learners.memory) is refused before allocation.
 """
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
+from typing import ClassVar
+
 import numpy as np
 
 from . import numeric as nm
+from .memory import require_matrix
+from .params import Param, ParamError, validate
 
 
 class Kernel(ABC):
@@ -54,6 +63,22 @@ class Kernel(ABC):
     def spec(self) -> str:
         """The specification string that rebuilds this kernel with :func:`parse_kernel`."""
 
+    def check_data(self, X: np.ndarray) -> None:
+        """Refuse features this kernel cannot evaluate in float64: every ‖x‖² (and the 4·max‖x‖² bound of the
+        squared distances and inner products formed from them) must be finite."""
+        if X.dtype == object or not len(X):
+            return
+        with np.errstate(over="ignore"):
+            sq = np.einsum("ij,ij->i", X, X)
+            worst = 4.0 * float(np.max(sq))
+        if not np.isfinite(worst):
+            raise ValueError(f"features too large for float64 with the {self.spec()} kernel: squared norms overflow "
+                             f"(max |x| = {float(np.max(np.abs(X))):.3g}; rescale the data below about 1e150)")
+
+    @staticmethod
+    def _guard(A, B) -> None:
+        require_matrix(len(A), len(B), "a kernel matrix")
+
     def __repr__(self) -> str:
         return f"Kernel({self.spec()})"
 
@@ -78,7 +103,10 @@ class Linear(Kernel):
 
     name = "linear"
 
+    PARAMS: ClassVar[tuple[Param, ...]] = ()
+
     def matrix(self, A, B):
+        self._guard(A, B)
         return nm.matmul(nm.asarray(A), nm.asarray(B).T)
 
     def row(self, x, X):
@@ -101,12 +129,18 @@ class Gaussian(_UnitDiagonal):
 
     sigma: float = 1.0
     name = "gaussian"
+    PARAMS: ClassVar[tuple[Param, ...]] = (
+        Param("sigma", "float", 1.0, low=0.0, low_open=True, doc="width σ", boundary=(1.0, 0.1, 10.0)),)
 
     def __post_init__(self):
-        if not (np.isfinite(self.sigma) and self.sigma > 0):
-            raise ValueError(f"gaussian kernel: sigma must be a positive finite number, got {self.sigma!r}")
+        _validate(self)
+
+    def _exponent(self, sq):
+        """−‖u − v‖²/(2σ²), divided step by step so that σ² never overflows or underflows on its own."""
+        return sq / self.sigma / self.sigma * -0.5
 
     def matrix(self, A, B):
+        self._guard(A, B)
         A = nm.asarray(A)
         B = nm.asarray(B)
         if nm.is_ball():  # ‖a‖² + ‖b‖² − 2aᵀb with one rigorous arb matrix product (cancellation only widens balls)
@@ -116,21 +150,30 @@ class Gaussian(_UnitDiagonal):
             for i, a in enumerate(A):
                 diff = B - a
                 sq[i] = (diff * diff).sum(axis=1) if B.shape[1] else nm.scalar(0)
-            return nm.exp(sq * (-0.5 / self.sigma**2)).reshape(len(A), len(B))
-        sq = nm.rowdot(A, A)[:, None] + nm.rowdot(B, B)[None, :] - 2.0 * (A @ B.T)
+            return nm.exp(self._exponent(sq)).reshape(len(A), len(B))
+        na, nb = nm.rowdot(A, A), nm.rowdot(B, B)
+        sq = na[:, None] + nb[None, :] - 2.0 * (A @ B.T)
         np.maximum(sq, 0.0, out=sq)
-        return np.exp(sq * (-0.5 / self.sigma**2))
+        # where cancellation leaves only rounding (coincident or nearly coincident points), the exact difference:
+        # else a tiny σ turns a rounding residue of 1e-16 into exp(−1e584) = 0 on the diagonal
+        i, j = np.nonzero(sq <= 64 * np.finfo(float).eps * (na[:, None] + nb[None, :]))
+        if len(i):
+            d = A[i] - B[j]
+            sq[i, j] = np.einsum("ij,ij->i", d, d)
+        with np.errstate(over="ignore"):
+            return np.exp(self._exponent(sq))
 
     def row(self, x, X):
         if nm.is_ball():
             return nm.gaussian_matrix(x[None, :], X, self.sigma)[0]
         diff = X - x
         if diff.dtype == object:
-            return nm.exp(nm.rowdot(diff, diff) * (-0.5 / self.sigma**2))
-        return np.exp(np.einsum("ij,ij->i", diff, diff) * (-0.5 / self.sigma**2))
+            return nm.exp(self._exponent(nm.rowdot(diff, diff)))
+        with np.errstate(over="ignore"):
+            return np.exp(self._exponent(np.einsum("ij,ij->i", diff, diff)))
 
     def spec(self):
-        return f"gaussian:sigma={self.sigma:g}"
+        return f"gaussian:sigma={_num(self.sigma)}"
 
 
 @dataclass(frozen=True, repr=False)
@@ -143,28 +186,49 @@ class Polynomial(_UnitDiagonal):
     degree: int = 2
     c: float = 1.0
     name = "poly"
+    PARAMS: ClassVar[tuple[Param, ...]] = (
+        Param("degree", "int", 2, low=1, high=10**6, doc="degree D", boundary=(1, 2, 10)),
+        Param("c", "float", 1.0, low=0.0, low_open=True, doc="offset c > 0 (keeps c + ‖x‖² > 0)", boundary=(1.0,)),
+    )
 
     def __post_init__(self):
-        if int(self.degree) != self.degree or self.degree < 1:
-            raise ValueError(f"poly kernel: degree must be a positive integer, got {self.degree!r}")
-        if not (np.isfinite(self.c) and self.c > 0):
-            raise ValueError(f"poly kernel: c must be a positive finite number, got {self.c!r}")
+        _validate(self)
+
+    def _power(self, r):
+        """r^D for the cosine-like r ∈ [−1, 1] (clipped there in float64: rounding can leave it 1 ulp outside)."""
+        if getattr(r, "dtype", None) != object:
+            r = np.clip(r, -1.0, 1.0)
+        return r ** self.degree
 
     def matrix(self, A, B):
+        self._guard(A, B)
         A = nm.asarray(A)
         B = nm.asarray(B)
-        da = (self.c + nm.rowdot(A, A)) ** self.degree
-        db = (self.c + nm.rowdot(B, B)) ** self.degree
-        return (self.c + A @ B.T) ** self.degree / nm.sqrt(np.outer(da, db))
+        na = nm.sqrt(self.c + nm.rowdot(A, A))
+        nb = nm.sqrt(self.c + nm.rowdot(B, B))
+        return self._power((self.c + A @ B.T) / na[:, None] / nb[None, :])
 
     def row(self, x, X):
-        dx = (self.c + x @ x) ** self.degree
-        dX = (self.c + nm.rowdot(X, X)) ** self.degree
-        return (self.c + X @ x) ** self.degree / nm.sqrt(dx * dX)
+        nx = nm.sqrt(self.c + x @ x)
+        nX = nm.sqrt(self.c + nm.rowdot(X, X))
+        return self._power((self.c + X @ x) / nx / nX)
 
     def spec(self):
         s = f"poly:degree={int(self.degree)}"
-        return s if self.c == 1.0 else s + f",c={self.c:g}"
+        return s if self.c == 1.0 else s + f",c={_num(self.c)}"
+
+
+def _num(v: float) -> str:
+    """A float in a spec: short (%g) when that reads back exactly, else every digit (a spec must rebuild the kernel)."""
+    s = f"{v:g}"
+    return s if float(s) == v else repr(float(v))
+
+
+def _validate(k: Kernel) -> None:
+    """Check a kernel's fields against its PARAMS and store them normalised (degree an int, σ and c floats)."""
+    values = validate(k.PARAMS, {p.name: getattr(k, p.name) for p in k.PARAMS}, owner=f"{k.name} kernel")
+    for name, v in values.items():
+        object.__setattr__(k, name, v)
 
 
 _KERNELS = {"linear": Linear, "gaussian": Gaussian, "rbf": Gaussian, "poly": Polynomial, "polynomial": Polynomial}
@@ -176,20 +240,23 @@ def parse_kernel(spec: "str | Kernel | None") -> Kernel:
         return Gaussian(1.0)
     if isinstance(spec, Kernel):
         return spec
-    name, _, rest = str(spec).partition(":")
+    if not isinstance(spec, str):
+        raise ValueError(f"a kernel is a spec string (linear, gaussian:sigma=S, poly:degree=D), got {spec!r}")
+    name, _, rest = spec.partition(":")
     name = name.strip().lower()
     if name not in _KERNELS:
         raise ValueError(f"unknown kernel {name!r}; choose one of linear, gaussian:sigma=S, poly:degree=D")
+    cls = _KERNELS[name]
+    decls = {p.name: p for p in cls.PARAMS}
     kwargs = {}
     for item in filter(None, (s.strip() for s in rest.split(","))):
         key, eq, value = item.partition("=")
+        key = key.strip()
         if not eq:
             raise ValueError(f"kernel parameter {item!r} is not of the form k=v")
-        try:
-            kwargs[key.strip()] = float(value) if key.strip() != "degree" else int(value)
-        except ValueError:
-            raise ValueError(f"kernel parameter {key}={value!r} is not a number") from None
-    try:
-        return _KERNELS[name](**kwargs)
-    except TypeError:
-        raise ValueError(f"kernel {name!r} does not take parameters {sorted(kwargs)}") from None
+        if key not in decls:
+            raise ParamError(f"{name} kernel: unknown parameter {key!r}; it takes {', '.join(decls) or 'none'}")
+        if key in kwargs:
+            raise ParamError(f"{name} kernel: parameter {key} given twice")
+        kwargs[key] = decls[key].parse(value)
+    return cls(**validate(cls.PARAMS, kwargs, owner=f"{name} kernel"))

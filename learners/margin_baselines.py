@@ -29,9 +29,12 @@ from __future__ import annotations
 
 import math
 
+from typing import ClassVar
+
 import numpy as np
 
 from . import numeric as nm
+from . import params as P
 from .omm import LinearHypothesis, LinearLearner
 from .registry import register
 
@@ -91,6 +94,8 @@ class PerceptronBias(_Augmented):
 
     const = 1.0
 
+    PARAMS: ClassVar[tuple[P.Param, ...]] = ()
+
     def __init__(self, kernel=None):
         super().__init__(kernel)
 
@@ -107,6 +112,9 @@ class PerceptronBias(_Augmented):
 
 class _Romma(_Augmented):
     aggressive = False
+
+    PARAMS: ClassVar[tuple[P.Param, ...]] = (
+        P.positive("Dbar", None, "bias coordinate −D̄ (none: no bias coordinate)", none_ok=True),)
 
     def __init__(self, kernel=None, Dbar: float | None = None):
         if Dbar is not None and not float(Dbar) > 0:
@@ -143,6 +151,7 @@ class Pumma(LinearLearner):
 
     READING = ("Ishibashi et al.'s paper is not in seeds/: the update test y_t(w_tᵀx_t + b_t) < 1 − δ is read from "
                "004 App. B.3's \"recovers a (1 − δ) fraction of the maximum margin\"")
+    PARAMS: ClassVar[tuple[P.Param, ...]] = (P.unit("delta", 0.01, "margin parameter δ", boundary=(0.0, 1.0)),)
 
     def __init__(self, kernel=None, delta: float = 0.01):
         if not 0.0 <= float(delta) <= 1.0:
@@ -187,6 +196,12 @@ class Alma(_Augmented):
     """ALMA_2(1 − φ; B, C) of Gentile (2001) on normalised (x, 1) (see the module docstring)."""
 
     const = 1.0
+
+    PARAMS: ClassVar[tuple[P.Param, ...]] = (
+        P.unit("phi", 0.3, "ALMA's α-like margin parameter φ in [0, 1)", high_open=True, boundary=(0.0,)),
+        P.positive("B", None, "ALMA's B (none: the paper's default)", none_ok=True),
+        P.positive("C", math.sqrt(2.0), "ALMA's C"),
+    )
 
     def __init__(self, kernel=None, phi: float = 0.3, B: float | None = None, C: float = math.sqrt(2.0)):
         if not 0.0 <= float(phi) < 1.0:

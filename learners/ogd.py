@@ -29,9 +29,12 @@ first ``removal_log_limit`` removals).
 """
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from . import numeric as nm
+from . import params as P
 from .base import KernelLearner
 from .registry import register
 
@@ -72,6 +75,12 @@ class _HingeOGD(KernelLearner):
 class KernelOGD(_HingeOGD):
     """Kernel OGD (002 eq. 2, Theorem 1): no budget; every round with ℓ' ≠ 0 inserts x_t with weight η."""
 
+    PARAMS: ClassVar[tuple[P.Param, ...]] = (
+        P.Param("lam", "float", 0.01, low=0.0, doc="regularisation λ ≥ 0 (λη ≤ 1)", boundary=(0.0, 0.01, 1.0)),
+        P.positive("eta", 0.1, "step size η (λη ≤ 1)",
+                   boundary=lambda o: [1 / o["lam"]] if o.get("lam") else [0.1]),
+    )
+
     def __init__(self, kernel=None, lam: float = 0.01, eta: float = 0.1):
         _check_rates("ogd", lam, eta, lam_positive=False)
         self.lam, self.eta = lam, eta
@@ -93,6 +102,15 @@ class _BoundedOGD(_HingeOGD):
     READING = ("eq. 10's cap min(α_i, γη) is also applied to the coefficient of the newly inserted vector at "
                "insertion (with γ < 1 new points are clipped too)")
     removal_log_limit = 2000  # vectors of the first removals kept for the invariant checks (memory bound)
+
+    PARAMS: ClassVar[tuple[P.Param, ...]] = (
+        P.budget(low=2, doc="budget B ≥ 2 (eq. 9 divides by 1 − p_i)"),
+        P.positive("lam", 0.01, "regularisation λ > 0 (λη ≤ 1)"),
+        P.positive("eta", 0.1, "step size η (λη ≤ 1; Theorem 2's regime λη near 1/B)",
+                   boundary=lambda o: [1 / (o["B"] * o["lam"]), 1 / o["lam"]] if o.get("B") and o.get("lam") else []),
+        P.positive("gamma", 1.0, "coefficient cap γ of eq. 10 (γ² stays finite)", high=1e150, boundary=(1.0, 0.1)),
+        P.seed(),
+    )
 
     def __init__(self, kernel=None, B: int = 100, lam: float = 0.01, eta: float = 0.1, gamma: float = 1.0,
                  seed: int = 0):

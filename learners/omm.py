@@ -40,16 +40,23 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from . import numeric as nm
+from . import params as P
 from .base import OnlineLearner
 from .registry import register
 
 
 # --------------------------------------------------------------------------------------------- the l_p norm
+# Numerical range of p: np.linalg.norm sums |x_i|^p, which under- or overflows in float64 for extreme p (p = 1e308
+# gives ‖x‖ = 0 for ‖x‖_∞ < 1), and q = p/(p − 1) is as extreme near p = 1; p and q both stay in [20/19, 20].
+P_MAX = 20.0
+P_MIN = P_MAX / (P_MAX - 1.0)
+
+
 class LpNorm:
     """The l_p norm on ℝ^d (p ∈ (1, ∞)), its dual l_q and the gradient map ℓ(x) = ∇‖x‖_p (paper 004 §2)."""
 
@@ -172,6 +179,18 @@ class OnlineMaxMargin(LinearLearner):
     parameter of the paper) keeps a copy of the certificates after every update in ``final.history``."""
 
     naive: bool = False
+
+    PARAMS: ClassVar[tuple[P.Param, ...]] = (
+        P.unit("rho", 1.0, "aggressiveness ρ in [0, 1]", boundary=(0.0, 1.0, 0.5)),
+        P.Param("p", "float", 2.0, low=P_MIN, high=P_MAX,
+                doc="the l_p norm (Assumption 1: p > 1; numerically p, q ≤ 20)",
+                boundary=(2.0, 1.5, 4.0)),
+        P.Param("phi", "float", None, high=1.0, high_open=True, none_ok=True,
+                doc="φ < 1 marking the rounds of m(φ) (none: ρ, or 0 when ρ = 1)",
+                boundary=lambda o: [o["rho"]] if o.get("rho") is not None else []),
+        P.Param("keep_history", "bool", True, doc="keep every round's hypothesis (for the invariant claims)",
+                search=False),
+    )
 
     def __init__(self, kernel=None, rho: float = 1.0, p: float = 2.0, phi: float | None = None,
                  keep_history: bool = True):
@@ -315,6 +334,8 @@ class EfficientOMM(OnlineMaxMargin):
 @register("omm-conservative")
 class ConservativeOMM(EfficientOMM):
     """ce-OMM (§6): the efficient implementation with ρ = 0 (updates only when a_t < 0)."""
+
+    PARAMS: ClassVar[tuple[P.Param, ...]] = OnlineMaxMargin.PARAMS[1:]
 
     def __init__(self, kernel=None, p: float = 2.0, phi: float | None = None, keep_history: bool = True):
         super().__init__(kernel, rho=0.0, p=p, phi=phi, keep_history=keep_history)

@@ -18,7 +18,11 @@ Kinds:
 =========  ===============================================================================================
 
 A parameter may also accept ``None`` (``none_ok``; e.g. "no budget") and, for learners whose parameter takes either
-a number or a named schedule, a ``choices`` tuple of strings beside a numeric kind (``"cor2"`` for AVP's λ).
+a number or a named schedule, a ``choices`` tuple of strings beside a numeric kind (``"cor2"`` for AVP's λ). An
+``int`` may be required ``even`` (a halving keeps B/2 points); a ``float`` with ``list_ok`` also takes a per-round
+schedule (a non-empty list of numbers, each within the range: AVP's λ_t, ε_t) and, with ``callable_ok``, from Python a
+callable t ↦ value (its values are the learner's to check, round by round). In JSON (witness files) ``"inf"`` and
+``"-inf"`` stand for ±inf, as boundlab writes them.
 
 Boundary points (``boundary``) are values the search should try often: the ends of the range, thresholds a theorem
 names (B = 83), and values that depend on other parameters (φ = ρ, λη = 1/B), given as a callable
@@ -29,11 +33,12 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
 KINDS = ("int", "float", "str", "bool", "floats")
-_NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")  # ASCII digits only: no '1_000', no other scripts
+# ASCII digits only: no '1_000', no other scripts' digits
+_NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
 _INT = re.compile(r"[+-]?[0-9]+")
 _INF = {"inf": math.inf, "+inf": math.inf, "infinity": math.inf, "-inf": -math.inf, "-infinity": -math.inf}
 
@@ -71,20 +76,28 @@ class Param:
     boundary: "tuple | Callable[[dict], Iterable]" = ()
     doc: str = ""
     search: bool = True  # False: the search keeps the default (e.g. a seed count of a Monte Carlo estimate)
+    even: bool = False  # int only: the value must be even
+    list_ok: bool = False  # float only: a non-empty list of numbers (a per-round schedule) is accepted too
+    callable_ok: bool = False  # from Python only: a callable t ↦ value (a schedule) is accepted and passed on
 
     def __post_init__(self):
         if self.kind not in KINDS:
             raise ValueError(f"Param {self.name}: kind {self.kind!r} is not one of {KINDS}")
+        if self.even and self.kind != "int" or self.list_ok and self.kind != "float":
+            raise ValueError(f"Param {self.name}: even applies to int, list_ok to float parameters")
 
     # ---------------------------------------------------------------------------------------------- describe
     def allowed(self) -> str:
         """What is allowed, in words (used in every error message and in the CLI's listing)."""
         parts = []
         if self.kind in ("int", "float", "floats"):
-            noun = {"int": "an integer", "float": "a finite number" if self.finite else "a number (inf allowed)",
+            noun = {"int": "an even integer" if self.even else "an integer",
+                    "float": "a finite number" if self.finite else "a number (inf allowed)",
                     "floats": "a list of numbers (0.5,0.9 or [0.5, 0.9])"}[self.kind]
             rng = self._range_text()
             parts.append(noun + (f" in {rng}" if rng else ""))
+            if self.list_ok:
+                parts.append("a list of such numbers, one per round")
         elif self.kind == "bool":
             parts.append("true or false")
         elif self.kind == "str" and not self.choices:
@@ -93,19 +106,25 @@ class Param:
             parts.append("one of " + ", ".join(map(str, self.choices)))
         if self.none_ok:
             parts.append("none")
+        if self.callable_ok:
+            parts.append("(from Python) a callable t -> value")
         return " or ".join(parts)
 
     def _range_text(self) -> str:
         if self.low is None and self.high is None:
             return ""
-        lo = "(-inf" if self.low is None else ("(" if self.low_open else "[") + f"{self.low:g}"
-        hi = "inf)" if self.high is None else f"{self.high:g}" + (")" if self.high_open else "]")
+        num = (lambda v: str(int(v))) if self.kind == "int" else (lambda v: f"{v:g}")
+        lo = "(-inf" if self.low is None else ("(" if self.low_open else "[") + num(self.low)
+        hi = "inf)" if self.high is None else num(self.high) + (")" if self.high_open else "]")
         return f"{lo}, {hi}"
 
     def describe(self) -> dict:
         """A JSON-able description (CLI listing, witness schema documentation)."""
-        return {"name": self.name, "kind": self.kind, "default": self.default, "allowed": self.allowed(),
-                "doc": self.doc}
+        d = self.default
+        if isinstance(d, float) and not math.isfinite(d):
+            d = str(d)  # JSON has no inf: "inf" as in witness files
+        return {"name": self.name, "kind": self.kind, "default": d if not callable(d) else repr(d),
+                "allowed": self.allowed(), "doc": self.doc}
 
     # ------------------------------------------------------------------------------------------------- parse
     def parse(self, text: str) -> Any:
@@ -120,20 +139,16 @@ class Param:
         if self.kind == "bool":
             m = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
             return m.get(t.lower(), t)
-        if self.kind == "floats":
-            if t.startswith("["):
-                try:
-                    return json.loads(t)
-                except json.JSONDecodeError:
-                    return t
-            items = [parse_number(s) for s in t.split(",")]
-            return t if any(v is None for v in items) else items
+        if self.kind == "floats" or self.list_ok and ("," in t or t.startswith("[")):
+            return _parse_list(t)
         v = parse_number(t)
         return t if v is None else v
 
     # ---------------------------------------------------------------------------------------------- validate
     def validate(self, value: Any, owner: str = "") -> Any:
         """The value normalised to the declared kind, or :class:`ParamError` (one line)."""
+        if self.callable_ok and callable(value):
+            return value
         if value is None:
             if self.none_ok:
                 return None
@@ -152,8 +167,8 @@ class Param:
             if isinstance(value, int) and value in (0, 1):
                 return bool(value)
             self._fail(value, owner)
-        if self.kind == "floats":
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if self.kind == "floats" or self.list_ok and isinstance(value, (list, tuple)):
+            if self.kind == "floats" and _is_number(value):
                 value = [value]
             if not isinstance(value, (list, tuple)) or not value:
                 self._fail(value, owner)
@@ -162,13 +177,15 @@ class Param:
 
     def _number(self, v: Any, owner: str, whole: Any = None) -> "int | float":
         shown = v if whole is None else whole
-        if isinstance(v, bool) or not isinstance(v, (int, float)) and not _is_numpy_number(v):
+        if isinstance(v, str) and v.strip().lower() in _INF:  # JSON's spelling of ±inf (witness files)
+            v = _INF[v.strip().lower()]
+        if not _is_number(v):
             self._fail(shown, owner)
         if self.kind == "int":
             f = float(v)
-            if not math.isfinite(f) or f != int(f):
+            if not math.isfinite(f) or f != int(f) or (self.even and int(f) % 2):
                 self._fail(shown, owner)
-            v = int(v)
+            v = int(f) if isinstance(v, float) else int(v)
         else:
             v = float(v)
             if math.isnan(v) or (self.finite and math.isinf(v)):
@@ -186,8 +203,9 @@ class Param:
 
     def _fail(self, value: Any, owner: str):
         where = f"{owner}: " if owner else ""
+        doc = f" ({self.doc})" if self.doc else ""
         raise ParamError(f"{where}parameter {self.name}={_show(value)} is not allowed: {self.name} must be "
-                         f"{self.allowed()}")
+                         f"{self.allowed()}{doc}")
 
     # ------------------------------------------------------------------------------------------------ search
     def boundary_points(self, others: "Mapping[str, Any] | None" = None) -> list:
@@ -229,9 +247,27 @@ class Param:
                 v = rng.uniform(lo, hi)
             if self.kind == "int":
                 v = int(round(v))
+                v -= v % 2 if self.even else 0
             if self.in_range(v):
                 return v
         return self.default
+
+
+def _parse_list(t: str) -> Any:
+    """``0.5,0.9`` or JSON ``[0.5, 0.9]`` as a list of numbers; the text itself when it is neither (validation then
+    names it)."""
+    if t.startswith("["):
+        try:
+            return json.loads(t)
+        except json.JSONDecodeError:
+            return t
+    items = [parse_number(s) for s in t.split(",")]
+    return t if any(v is None for v in items) else items
+
+
+def _is_number(v: Any) -> bool:
+    """A real number (bool and complex refused; numpy scalars accepted)."""
+    return not isinstance(v, bool) and (isinstance(v, (int, float)) or _is_numpy_number(v))
 
 
 def _is_numpy_number(v: Any) -> bool:
@@ -264,7 +300,7 @@ def validate(decls: Iterable[Param], values: Mapping[str, Any], owner: str = "")
     unknown = sorted(set(values) - set(d))
     if unknown:
         where = f"{owner}: " if owner else ""
-        raise ParamError(f"{where}unknown parameter(s) {', '.join(unknown)}; it takes "
+        raise ParamError(f"{where}does not take parameter(s) {', '.join(unknown)}; it takes "
                          f"{', '.join(d) or 'none'}")
     return {k: d[k].validate(v, owner) for k, v in values.items()}
 
@@ -282,3 +318,33 @@ def sample(decls: Iterable[Param], rng, fixed: "Mapping[str, Any] | None" = None
         if p.name not in out:
             out[p.name] = p.sample(rng, out, p_boundary)
     return out
+
+
+# ------------------------------------------------------------------------------------ shared declarations
+MAX_BUDGET = 5_000  # the expansion reserves a B×B Gram matrix (5,000² entries: 200 MB, also as the object array of
+# the certified ball-arithmetic replay, which numpy allocates eagerly)
+MAX_SEED = 2**63 - 1
+
+
+def budget(default: "int | None" = 100, low: int = 1, even: bool = False, boundary: Any = (), none_ok: bool = False,
+           doc: str = "budget B: the most support points kept", name: str = "B") -> Param:
+    """The budget B of a budgeted learner (an integer ≥ ``low``, at most :data:`MAX_BUDGET`)."""
+    pts = boundary or tuple(sorted({low, low + (2 if even else 1), 2 * low + 2, 83 + (1 if even else 0)}))
+    return Param(name, "int", default, low=low, high=MAX_BUDGET, even=even, boundary=pts, none_ok=none_ok,
+                 doc=doc)
+
+
+def seed(default: int = 0, doc: str = "seed of the learner's own random draws (not the data's: that is --seed)",
+         name: str = "seed") -> Param:
+    """A random seed: a non-negative integer (not searched: a seed is no boundary of anything)."""
+    return Param(name, "int", default, low=0, high=MAX_SEED, doc=doc, search=False)
+
+
+def positive(name: str, default: Any, doc: str = "", finite: bool = True, **kw: Any) -> Param:
+    """A real number > 0 (finite unless ``finite=False``)."""
+    return Param(name, "float", default, low=0.0, low_open=True, finite=finite, doc=doc, **kw)
+
+
+def unit(name: str, default: Any, doc: str = "", low_open: bool = False, high_open: bool = False, **kw: Any) -> Param:
+    """A real number in [0, 1] (ends open as asked)."""
+    return Param(name, "float", default, low=0.0, high=1.0, low_open=low_open, high_open=high_open, doc=doc, **kw)

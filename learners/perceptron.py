@@ -9,12 +9,17 @@ reported prediction at a zero score is +1.
 """
 from __future__ import annotations
 
+from typing import ClassVar
+
+from . import params as P
 from .base import KernelLearner
 from .registry import register
 
 
 @register("perceptron")
 class Perceptron(KernelLearner):
+    PARAMS: ClassVar[tuple[P.Param, ...]] = ()
+
     def __init__(self, kernel=None):
         super().__init__(kernel)
 

@@ -41,10 +41,23 @@ from __future__ import annotations
 import math
 from collections import deque
 
+from typing import ClassVar
+
 import numpy as np
 
+from . import params as P
 from .base import KernelLearner
 from .registry import register
+
+
+_COMMON: tuple[P.Param, ...] = (
+    P.positive("U", 1.0, "radius U of the comparator ball (U² stays finite)", high=1e150, boundary=(1.0, 1e-3, 1e3)),
+    P.unit("zeta", 1.0, "ζ of eq. 5 in (0, 1]", low_open=True, boundary=(1.0, 0.5, 1e-3)),
+    P.Param("M", "int", 15, low=1, high=P.MAX_BUDGET, doc="window M of the ALD test", boundary=(1, 15)),
+    P.positive("D", 1.0, "D = sup κ(x, x)", boundary=(1.0,)),
+    P.Param("T", "int", None, low=1, high=10**9, none_ok=True, doc="horizon T (none: the sequence's length)",
+            search=False),
+)
 
 
 class _OptimisticMD(KernelLearner):
@@ -212,6 +225,8 @@ class _OptimisticMD(KernelLearner):
 class POMD(_OptimisticMD):
     """POMD only (003 Remark 1: "if we always execute POMD"). Parameters U, zeta, M, D, T."""
 
+    PARAMS: ClassVar[tuple[P.Param, ...]] = _COMMON
+
     def __init__(self, kernel=None, U: float = 1.0, zeta: float = 1.0, M: int = 15, D: float = 1.0,
                  T: int | None = None):
         super().__init__(kernel, U=U, zeta=zeta, M=M, D=D, T=T)
@@ -225,6 +240,11 @@ class POMDR(_OptimisticMD):
     omdr = True
     READING = ("after a halving, eq. 10's ε = max_{t ∈ [t_j+1, t_{j+1}]} δ_t (a maximum over a block of future rounds, "
                "0 on the block's first round) is replaced by its a-priori bound 3D (erratum POM-T2-eq10)")
+
+    PARAMS: ClassVar[tuple[P.Param, ...]] = _COMMON[:2] + (
+        P.budget(400, low=4, even=True, doc="budget B (even, ≥ 4: a halving keeps B/2)"),
+        P.budget(None, none_ok=True, name="B0", doc="size kept by the first restart, 1 ≤ B0 < B (none: B/2)"),
+    ) + _COMMON[2:]
 
     def __init__(self, kernel=None, U: float = 1.0, zeta: float = 1.0, B: int = 400, B0: int | None = None,
                  M: int = 15, D: float = 1.0, T: int | None = None):

@@ -27,10 +27,11 @@ Prediction at a zero score is +1 (as in 000's R code).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
+from . import params as P
 from .base import KernelLearner
 from .registry import register
 
@@ -40,6 +41,9 @@ class _ProjectronBase(KernelLearner):
                "distance (000's R code runs another Projectron++ rule)")
     supports_high_precision = False  # the projection needs LAPACK triangular solves
     plus = False
+
+    PARAMS: ClassVar[tuple[P.Param, ...]] = (
+        P.positive("eta", 0.1, "projection tolerance η", boundary=(0.1, 1e-6, 10.0)),)
 
     def __init__(self, kernel=None, eta: float = 0.1):
         if isinstance(eta, bool) or not isinstance(eta, (int, float)) or not eta > 0:

@@ -16,8 +16,11 @@ Trace columns: ``loss`` and, for NOGD, ``phase`` (0 while collecting landmarks, 
 """
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
+from . import params as P
 from .base import KernelLearner, OnlineLearner
 from .kernels import Gaussian
 from .registry import register
@@ -47,6 +50,9 @@ class FOGD(OnlineLearner, _LinearHinge):
 
     randomized = True
     supports_high_precision = False
+
+    PARAMS: ClassVar[tuple[P.Param, ...]] = (P.budget(doc="number of random Fourier features"),
+                                              P.positive("eta", 0.1, "step size η"), P.seed())
 
     def __init__(self, kernel=None, B: int = 100, eta: float = 0.1, seed: int = 0):
         _check("fogd", B, eta)
@@ -90,6 +96,10 @@ class NOGD(KernelLearner, _LinearHinge):
     """NOGD (Lu et al. 2016, Alg. "NOGD"), the Nyström baseline of 003 Table 2. Parameters B, eta, k."""
 
     supports_high_precision = False
+
+    PARAMS: ClassVar[tuple[P.Param, ...]] = (
+        P.budget(doc="number of landmarks"), P.positive("eta", 0.1, "step size η"),
+        P.budget(None, none_ok=True, name="k", doc="rank k of the Nyström map, 1 ≤ k ≤ B (none: B)"))
 
     def __init__(self, kernel=None, B: int = 100, eta: float = 0.1, k: int | None = None):
         _check("nogd", B, eta)

@@ -1,7 +1,9 @@
 """One naming of the learners for the library, the CLI and the witnesses: ``learners.make(name, **params)``.
 
 Every module of the ``learners`` package registers its classes with ``@register("name")``; the package is imported
-whole on first lookup, so a new learner needs no edit outside its own module.
+whole on first lookup, so a new learner needs no edit outside its own module. Each learner declares its parameters in
+``PARAMS`` (:mod:`learners.params`), matching its constructor; :func:`make` validates against them, so a wrong value
+is one :class:`~learners.params.ParamError` line naming the learner, the parameter, the value and what is allowed.
 """
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import pkgutil
 from typing import Any
 
 from .base import OnlineLearner
+from .params import Param, validate
 
 # The learner names of the CLI contract (issue "The verification loop"), in the order the papers introduce them.
 LEARNER_NAMES = (
@@ -30,6 +33,7 @@ def register(name: str):
         raise ValueError(f"{name!r} is not a learner name of the CLI contract: {LEARNER_NAMES}")
 
     def deco(cls):
+        _check_declared(name, cls)
         if name in _REGISTRY and _REGISTRY[name] is not cls:
             raise ValueError(f"learner {name!r} registered twice ({_REGISTRY[name].__name__}, {cls.__name__})")
         cls.name = name
@@ -37,6 +41,18 @@ def register(name: str):
         return cls
 
     return deco
+
+
+def _check_declared(name: str, cls: type) -> None:
+    """A learner's ``PARAMS`` must name exactly its constructor's keyword parameters, with the same defaults."""
+    decls = getattr(cls, "PARAMS", None)
+    if decls is None:
+        raise TypeError(f"learner {name!r} ({cls.__name__}) declares no PARAMS (see learners/params.py)")
+    sig = inspect.signature(cls.__init__).parameters
+    ctor = {k: v.default for k, v in sig.items() if k not in ("self", "kernel", "args", "kwargs")}
+    decl = {p.name: p.default for p in decls}
+    if list(ctor) != list(decl) or any(ctor[k] != decl[k] for k in ctor):
+        raise TypeError(f"learner {name!r}: PARAMS {decl} do not match the constructor's parameters {ctor}")
 
 
 def import_submodules(package: str, skip: tuple[str, ...] = ()) -> None:
@@ -71,22 +87,26 @@ def learner_class(name: str) -> type[OnlineLearner]:
     return _REGISTRY[name]
 
 
+def params_of(name: str) -> tuple[Param, ...]:
+    """The parameter declarations of a learner (its ``PARAMS``), in constructor order."""
+    return tuple(learner_class(name).PARAMS)
+
+
 def accepted_params(name: str) -> list[str]:
     """The keyword parameters a learner's constructor accepts (besides ``kernel``)."""
-    sig = inspect.signature(learner_class(name).__init__)
-    return [p for p in sig.parameters if p not in ("self", "kernel", "args", "kwargs")]
+    return [p.name for p in params_of(name)]
+
+
+def validate_params(name: str, params: dict) -> dict:
+    """``params`` checked against the learner's declarations (unknown names and bad values raise ParamError)."""
+    return validate(params_of(name), params, owner=f"learner {name}")
 
 
 def make(name: str, kernel: Any = None, compiled: bool = True, **params: Any) -> OnlineLearner:
-    """Build the learner ``name`` with the paper's parameter names, e.g. ``make("forgetron-self-tuned", B=100)``.
-
-    ``compiled=False`` makes ``run`` take the generic path even where a compiled one exists (learners/compiled)."""
-    cls = learner_class(name)
-    ok = accepted_params(name)
-    unknown = sorted(set(params) - set(ok))
-    if unknown:
-        raise ValueError(f"learner {name!r} does not take parameter(s) {unknown}; it takes {ok}")
-    learner = in_balls(cls(kernel=kernel, **params))
+    """Build the learner ``name`` with the paper's parameter names, e.g. ``make("forgetron-self-tuned", B=100)``;
+    the values are validated against the learner's ``PARAMS`` first. ``compiled=False`` makes ``run`` take the
+    generic path even where a compiled one exists (learners/compiled)."""
+    learner = in_balls(learner_class(name)(kernel=kernel, **validate_params(name, params)))
     if not compiled:
         learner.compiled = False
     return learner

@@ -290,7 +290,7 @@ def test_theorem6_right_side_matches_the_direct_formula():
 def test_theorem6_preconditions():
     X, y = make_sequence("ahp-many-halvings:T=80,d=3")
     with pytest.raises(PreconditionError, match="c_t"):
-        check("AHP-T6", X, y, kernel=GAUSS, params=dict(B=16))
+        check("AHP-T6", X, y, kernel=GAUSS, params=dict(B=16, preset="thm4"))
     with pytest.raises(PreconditionError, match="eq. 11"):
         check("AHP-T6", X, y, kernel=GAUSS, params={**T6, "zeta": 1e-4})
     with pytest.raises(PreconditionError, match="U <= "):
