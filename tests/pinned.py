@@ -183,3 +183,70 @@ def assert_columns(tr, rows: list[dict], names: "list[str]", rtol: float = 1e-9,
         assert np.allclose(got[defined], want[defined], rtol=rtol, atol=atol), (name, got[defined], want[defined])
 
 
+
+
+# ------------------------------------------------------------------------------------ reference replays (000)
+def _quad(a: dict, K: np.ndarray) -> float:
+    idx = list(a)
+    v = np.array([a[i] for i in idx])
+    return float(v @ K[np.ix_(idx, idx)] @ v) if idx else 0.0
+
+
+def _value(a: dict, K: np.ndarray, t: int) -> float:
+    return float(sum(c * K[i, t] for i, c in a.items()))
+
+
+def _dist_sq(a: dict, b: dict, K: np.ndarray) -> float:
+    d = dict(a)
+    for i, c in b.items():
+        d[i] = d.get(i, 0.0) - c
+    return _quad(d, K)
+
+
+def replay_aggressive(K: np.ndarray, y: np.ndarray, U: float, lam, eps: float, B: "int | None" = None,
+                      eta: float = 0.0005, c: "float | str" = 0.6, comparator: "dict | None" = None) -> list[dict]:
+    """AVP (000 Alg. 1; B = None) and Ahpatron (Alg. 2, eqs. 6-9) over coefficient dicts keyed by round index.
+
+    ``lam``: a number or "cor2" (λ_t = U/√(U² + Σ_{τ≤t} 1[y_τ f_τ(x_τ) ≤ 0])). Halving: sort the support by
+    (|α|, round), drop the first B/2, θ* = (K₂ + ηI)⁻¹K₂₁α (eq. 9), f̄ = c_tU·v/‖v‖ with v = α₂ + θ* (eq. 7), then
+    the update and the projection onto H_U. With ``comparator`` (coefficients over round indices) each row also
+    carries δ_t = ‖f_t − f‖² − ‖f_{t+1} − f‖²."""
+    a: dict[int, float] = {}
+    rows, count, zsum, nh = [], 0, 0.0, 0
+    for t in range(len(y)):
+        fx = _value(a, K, t)
+        m = float(y[t]) * fx
+        row = {"score": fx, "M_prime": m <= 0, "N": 0 < m < 1 - eps, "eps": eps}
+        count += m <= 0
+        lam_t = U / math.sqrt(U * U + count) if lam == "cor2" else float(lam)
+        row["lam"] = lam_t
+        before = dict(a)
+        if m < 1 - eps:
+            if B is not None and len(a) >= B:
+                order = sorted(a, key=lambda i: (abs(a[i]), i))
+                drop, keep = order[: B // 2], sorted(order[B // 2:])
+                K2 = K[np.ix_(keep, keep)]
+                theta = np.linalg.solve(K2 + eta * np.eye(len(keep)), K[np.ix_(keep, drop)] @ [a[i] for i in drop])
+                v = np.array([a[i] for i in keep]) + theta
+                norm_t = math.sqrt(_quad(a, K))
+                target = norm_t if c == "norm" else c * U
+                vbar = v * target / math.sqrt(float(v @ K2 @ v))
+                fbar = dict(zip(keep, vbar))
+                dist = math.sqrt(max(_dist_sq(a, fbar, K), 0.0))
+                nh += 1
+                zsum += dist
+                row.update(halving=True, norm_before=norm_t, cU=target, fbar_norm=math.sqrt(_quad(fbar, K)),
+                           dist_f_fbar=dist)
+                a = fbar
+            a[t] = a.get(t, 0.0) + lam_t * float(y[t])
+            n = math.sqrt(max(_quad(a, K), 0.0))
+            row["norm_tilde"] = n
+            s = U / n if n > U else 1.0
+            row["proj"] = s
+            a = {i: s * v for i, v in a.items()}
+        if nh:
+            row["zeta"] = zsum / (U * nh)
+        if comparator is not None:
+            row["delta"] = _dist_sq(before, comparator, K) - _dist_sq(a, comparator, K)
+        rows.append(row)
+    return rows
