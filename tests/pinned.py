@@ -250,3 +250,57 @@ def replay_aggressive(K: np.ndarray, y: np.ndarray, U: float, lam, eps: float, B
             row["delta"] = _dist_sq(before, comparator, K) - _dist_sq(a, comparator, K)
         rows.append(row)
     return rows
+
+
+# ------------------------------------------------------------------------------------ reference replays (002)
+def replay_bogd(K: np.ndarray, y: np.ndarray, B: "int | None", lam: float, eta: float, gamma: float = 1.0,
+                seed: int = 0, sampling: str = "uniform") -> list[dict]:
+    """Kernel OGD (002 eq. 2; B = None) and Algorithm 1 (eqs. 3-10) with uniform (Thm 3) or eq. 16 sampling.
+
+    Support slots are kept in the order a swap-removal leaves them (the removed slot takes the last one), the order
+    the sampled index refers to; the index is drawn by inverse CDF from one uniform of numpy's default_rng(seed).
+    Weights α_i ≥ 0 (eq. 3) with labels y_i: f = Σ α_i y_i κ(x_i, ·)."""
+    rng = np.random.default_rng(seed)
+    slots: list[int] = []
+    w: dict[int, float] = {}
+    rows = []
+    for t in range(len(y)):
+        fx = sum(w[i] * float(y[i]) * K[i, t] for i in slots)
+        m = float(y[t]) * fx
+        row = {"score": fx, "loss": max(0.0, 1 - m), "grad": m < 1}
+        rows.append(row)
+        cap = gamma * eta
+        if B is None or not row["grad"] or len(slots) < B:
+            w = {i: v * (1 - eta * lam) for i, v in w.items()}
+            if row["grad"]:
+                slots.append(t)
+                w[t] = eta if B is None else min(eta, cap)
+            continue
+        alpha = np.array([w[i] for i in slots])
+        kd = np.array([K[i, i] for i in slots])
+        if sampling == "uniform":
+            p = np.full(B, 1.0 / B)
+            pmin_raw = p[0]
+        else:
+            s = (B - 1) / float(np.sum(alpha * np.sqrt(kd)))
+            p = 1 - s * alpha * np.sqrt(kd)
+            pmin_raw = float(p.min())
+            if pmin_raw < 0:
+                p = np.maximum(p, 0.0) / np.maximum(p, 0.0).sum()
+        c = np.cumsum(p)
+        k = int(min(np.searchsorted(c, rng.random() * c[-1], side="right"), B - 1))
+        raw = alpha * (1 - lam * eta) / (1 - p)
+        new = np.minimum(raw, cap)
+        new[k] = 0.0
+        row.update(removal=True, i_k=k, p_chosen=p[k], p_min=p.min(), p_max=p.max(), p_min_raw=pmin_raw,
+                   alpha_before=alpha[k], alpha_after=0.0, clipped=int(np.count_nonzero(raw > cap)),
+                   H=B * float(np.sum(alpha ** 2 * kd)) - float(np.sum(alpha * np.sqrt(kd))) ** 2,
+                   sampling_term=float(np.sum(p * alpha ** 2 / (1 - p) ** 2)))
+        w = {i: float(v) for i, v in zip(slots, new)}
+        gone = slots[k]
+        slots[k] = slots[-1]
+        slots.pop()
+        del w[gone]
+        slots.append(t)
+        w[t] = min(eta, cap)
+    return rows
