@@ -71,6 +71,8 @@ def test_per_t1_explicit_comparator_value():
     M = sum(row["J"] for row in replay_shrink_remove(gram(X), y, None, "perceptron"))
     assert r.lhs == M
     assert_close(r.rhs, g.norm_sq + 2 * g.loss(y), "||g||^2 + 2 sum l*")
+    assert_close(r.terms["||g||^2"], g.norm_sq, "||g||^2")
+    assert_close(r.terms["sum l*"], g.loss(y), "sum l*")
 
 
 @pytest.mark.claim("PER-T1")
@@ -110,6 +112,8 @@ def test_rop_c1_value_at_explicit_comparator():
     assert_close(res.terms["sum Psi(1, mu)"], psi, "sum Psi(1, mu)")
     assert res.terms["removals"] == sum(r["r"] >= 0 for r in rows)
     assert_close(res.rhs, g.norm_sq + 2 * g.loss(y) + psi, "rhs")
+    assert_close(res.terms["||g||^2"], g.norm_sq, "||g||^2")
+    assert_close(res.terms["sum l*"], g.loss(y), "sum l*")
 
 
 @pytest.mark.claim("ROP-C1")
@@ -202,6 +206,8 @@ def test_shr_c2_value_at_explicit_comparator():
     assert_close(res.terms["sum log(1/Phi)"], S, "sum log 1/Phi")
     assert_close(S, -res.lhs * math.log(0.9), "Phi = phi when U = inf")
     assert_close(res.rhs, g.norm_sq * (1 + S) + 2 * g.loss(y), "rhs")
+    assert_close(res.terms["||g||^2"], g.norm_sq, "||g||^2")
+    assert_close(res.terms["sum l*"], g.loss(y), "sum l*")
 
 
 @pytest.mark.claim("SHR-C2")
@@ -228,6 +234,10 @@ def test_fgt_l6_value_at_explicit_comparator():
     assert_close(res.lhs, M - psi, "M - sum Psi")
     assert_close(res.terms["sum log(1/Phi)"], S, "S")
     assert_close(res.rhs, g.norm_sq * (1 + S) + 2 * g.loss(y, J), "rhs over J")
+    assert_close(res.terms["||g||^2"], g.norm_sq, "||g||^2")
+    assert_close(res.terms["sum_J l*"], g.loss(y, J), "sum_J l*")
+    assert_close(res.terms["sum Psi"], psi, "sum Psi")
+    assert res.terms["M"] == M and res.terms["comparator radius"] == math.inf
 
 
 # ------------------------------------------------------------------------------------------ FGT-L7
@@ -298,6 +308,9 @@ def test_forgetron_mistake_bound_value(cid, name, rule):
     r = check(cid, X, y, kernel="linear", learner=name, params={"B": 83}, comparator=g.expansion)
     assert r.lhs == sum(row["J"] for row in rows)
     assert_close(r.rhs, 2 * g.norm_sq + 4 * g.loss(y), "2||g||^2 + 4 sum l*")
+    assert_close(r.terms["||g||^2"], g.norm_sq, "||g||^2")
+    assert_close(r.terms["sum l*"], g.loss(y), "sum l*")
+    assert r.terms["M"] == r.lhs
     assert_close(r.terms["U"], forgetron_U(83), "U")
 
 

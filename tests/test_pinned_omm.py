@@ -1,0 +1,230 @@
+"""Pinned reference values for paper 004 (online maximum margin): OMM-L31, OMM-L41, OMM-L42, OMM-L43, OMM-K2,
+OMM-L44, OMM-T41, OMM-S51, OMM-TAB1, OMM-TI, OMM-EX51, OMM-APPA, OMM-NUM, PER-TIGHT.
+
+bounds/omm.py is being reworked (certified γ* brackets), so the OMM claims are pinned through the public ``check``
+API and the closed forms of bounds/omm_kappa.py, against values computed here by hand from 004's printed formulas
+(§5.1 closed form of κ∘ and its three-regime display, Table 1, App. A, Example 5.1, Lemma 3.1). Tolerance 1e-9
+relative + 1e-9 absolute unless stated (1e-6 for conic-solver margins, the calculators' own reported tolerance).
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import learners
+from adversaries import make_sequence
+from bounds import omm, omm_kappa  # noqa: F401  (the modules pinned here)
+from bounds.omm_kappa import (kappa, kappa_circ_closed, s51_bound, s51_factor, s51_factor_corrected,
+                              table1_iterations, table1_mistakes, theorem41_bound)
+from bounds.registry import check
+from pinned import assert_close
+
+DUMMY = (np.zeros((1, 2)), np.array([1]))  # the symbolic modes ignore the sequence
+
+
+# ------------------------------------------------------------------------------------------ κ∘ closed form
+@pytest.mark.claim("OMM-K2")
+@pytest.mark.parametrize("delta, eta, want", [
+    (0.5, -0.1, 1.0),                             # η < 0 ≤ δ
+    (0.5, 0.0, 1.0),                              # η = 0: √(1 − 0) (second case)
+    (0.5, 0.2, math.sqrt(1 - 0.2 ** 2 / 0.25)),   # 0 ≤ η ≤ min{δ², δ} = 0.25
+    (0.5, 0.25, math.sqrt(1 - 0.25 ** 2 / 0.25)),  # η = δ²: both middle cases give √(1 − δ²) = √0.75
+    (0.5, 0.3, math.sqrt(1 + 0.25 - 0.6)),        # δ² < η ≤ δ
+    (0.5, 0.5, math.sqrt(1 + 0.25 - 1.0)),        # η = δ: ½
+    (2.0, 1.5, math.sqrt(1 - 1.5 ** 2 / 4)),      # δ > 1: min{δ², δ} = δ
+    (0.5, 0.6, -math.inf), (-0.1, -0.2, -math.inf),  # max{0, η} > δ
+])
+def test_kappa_circ_closed_form_by_hand(delta, eta, want):
+    """§5.1: κ∘(δ, η) = 1 (η < 0 ≤ δ); √(1 − η²/δ²) (0 ≤ η ≤ min{δ², δ}); √(1 + δ² − 2η) (δ² < η ≤ δ);
+    −∞ (max{0, η} > δ)."""
+    got = kappa_circ_closed(delta, eta)
+    if math.isinf(want):
+        assert got == want
+    else:
+        assert_close(got, want, f"kappa_circ({delta}, {eta})")
+
+
+def test_kappa_circ_regime_boundary_is_continuous():
+    """At η = δ² the two middle cases agree (√(1 − δ²)); just across it each formula applies."""
+    d = 0.6
+    left, right = kappa_circ_closed(d, d * d * (1 - 1e-12)), kappa_circ_closed(d, d * d * (1 + 1e-12))
+    assert_close(left, math.sqrt(1 - d * d), "left", rtol=1e-9)
+    assert_close(right, math.sqrt(1 - d * d), "right", rtol=1e-9)
+    assert_close(kappa_circ_closed(d, 0.4), math.sqrt(1 + 0.36 - 0.8), "above delta^2")
+    assert_close(kappa_circ_closed(d, 0.3), math.sqrt(1 - 0.09 / 0.36), "below delta^2")
+
+
+@pytest.mark.claim("OMM-K2")
+def test_omm_k2_reports_the_closed_form():
+    r = check("OMM-K2", params={"delta": 0.5, "eta": 0.3})
+    assert_close(r.terms["closed form"], math.sqrt(0.65), "closed form")
+    assert_close(r.terms["eq. 5 numerical"], math.sqrt(0.65), "numerical", rtol=1e-6)
+    assert r.tolerance == 1e-6 and r.holds is True
+    w = r.terms["witness"]  # the maximiser of eq. 5: u = e_1, ‖z‖ = δ, uᵀz = η
+    assert_close(w["norm_z"], 0.5, "||z||", rtol=1e-6) and assert_close(w["uTz"], 0.3, "u.z", rtol=1e-6)  # type: ignore
+
+
+@pytest.mark.claim("OMM-L43")
+@pytest.mark.parametrize("delta, eta, case, value", [(0.5, -0.1, "= 1", 1.0), (0.5, 0.25, "< 1", math.sqrt(0.75)),
+                                                     (0.2, 0.3, "= -inf", -math.inf)])
+def test_omm_l43_cases(delta, eta, case, value):
+    r = check("OMM-L43", params={"delta": delta, "eta": eta})
+    assert r.terms["printed case(s)"] == case
+    if math.isinf(value):
+        assert r.terms["kappa_circ (eq. 5)"] == value
+    else:
+        assert_close(r.terms["kappa_circ (eq. 5)"], value, "kappa_circ")
+    assert r.lhs == 0 and r.holds is True
+
+
+def test_kappa_r_phi_substitution():
+    """κ(r, φ) = κ∘(r/2, (1 − φ)/2) (eq. 6): r = 1, φ = 0 gives δ = ½, η = ½ > δ² = ¼: √(1 + ¼ − 1) = ½;
+    r = 1.2, φ = 0.5: δ = 0.6, η = 0.25 ≤ 0.36: √(1 − 0.0625/0.36)."""
+    assert_close(kappa(1.0, 0.0), 0.5, "kappa(1, 0)")
+    assert_close(kappa(1.2, 0.5), math.sqrt(1 - 0.0625 / 0.36), "kappa(1.2, 0.5)")
+    assert kappa(0.4, 0.0) == -math.inf  # r/2 = 0.2 < (1 − φ)/2 = 0.5: infeasible
+
+
+# ------------------------------------------------------------------------------------------ bounds as printed
+@pytest.mark.claim("OMM-T41")
+def test_theorem41_bound_by_hand():
+    """m(φ) ≤ 0 if φ < 1 − r, else log(γ₃/γ*)/(−log κ(r, φ)): r = 1, φ = 0: κ = ½, γ₃/γ* = e: 1/log 2."""
+    assert theorem41_bound(0.5, 0.4, 3.0, 1.0) == 0.0  # φ = 0.4 < 1 − r = 0.5
+    assert_close(theorem41_bound(1.0, 0.0, math.e, 1.0), 1 / math.log(2), "T41")
+    assert_close(theorem41_bound(1.2, 0.5, 2.0, 1.0), math.log(2) / -math.log(math.sqrt(1 - 0.0625 / 0.36)), "T41")
+
+
+@pytest.mark.claim("OMM-S51")
+@pytest.mark.parametrize("r, phi, X", [
+    (0.5, 0.0, None),                           # r/(1 − φ) = 0.5 < 1: bound 0
+    (1.0, 0.0, 0.25),                           # 1 ≤ q = 1 < √2: φ + r²/4
+    (1.3, 0.0, 1.3 ** 2 / 4),                   # q = 1.3 < √2
+    (1.5, 0.0, 1 - (1 / 1.5) ** 2),             # q ≥ √2: 1 − ((1 − φ)/r)²
+    (0.8, 0.5, 1 - (0.5 / 0.8) ** 2),           # q = 1.6 ≥ √2 (the printed regime)
+])
+def test_s51_display_as_printed(r, phi, X):
+    got = s51_factor(r, phi)
+    if X is None:
+        assert got is None and s51_bound(r, phi, 3.0, 1.0) == 0.0
+        return
+    assert_close(got, X, "X")
+    assert_close(s51_bound(r, phi, 3.0, 1.0), 2 * math.log(3.0) / -math.log(X), "2 log(g3/g*)/(-log X)")
+
+
+def test_s51_corrected_regime_boundary():
+    """κ(r, φ)² switches case at r² = 2(1 − φ) (from δ² < η ⇔ r²/4 < (1 − φ)/2), not at r = √2(1 − φ)."""
+    assert_close(s51_factor_corrected(0.8, 0.5), 0.5 + 0.16, "phi + r^2/4")  # r² = 0.64 < 1
+    assert_close(kappa(0.8, 0.5) ** 2, 0.66, "kappa^2")
+    assert_close(s51_factor_corrected(1.5, 0.0), 1 - 1 / 2.25, "1 - ((1-phi)/r)^2")
+    assert s51_factor_corrected(0.4, 0.5) is None  # r < 1 − φ
+
+
+@pytest.mark.claim("OMM-S51")
+@pytest.mark.claim("OMM-TAB1")
+def test_s51_and_table1_symbolic_erratum_value():
+    """At r = 0.8, φ = ½ the printed regime gives X = 1 − (0.5/0.8)² = 39/64 while κ(r, φ)² = ½ + 0.16 = 33/50:
+    |39/64 − 33/50| = 81/1600 exactly (the OMM-S51-regime erratum); at r = 1.3, φ = 0 they agree (lhs 0)."""
+    want = abs(Fraction(39, 64) - Fraction(33, 50))
+    assert want == Fraction(81, 1600)
+    for cid, key in (("OMM-S51", "phi_s"), ("OMM-TAB1", "phi_t")):
+        r = check(cid, *DUMMY, params={"mode": "symbolic", "r": 0.8, key: 0.5})
+        assert r.lhs == float(want) and r.holds is False
+        r = check(cid, *DUMMY, params={"mode": "symbolic", "r": 1.3, key: 0.0})
+        assert r.lhs == 0 and r.holds is True
+
+
+@pytest.mark.claim("OMM-TAB1")
+def test_table1_by_hand():
+    L = math.log(3.0)
+    assert table1_mistakes(0.9, 3.0, 1.0) == 2.0
+    assert_close(table1_mistakes(1.2, 3.0, 1.0), 2 + L / -math.log(0.6), "1 <= r < sqrt2")
+    assert_close(table1_mistakes(1.5, 3.0, 1.0), 2 + 2 * L / -math.log(1 - 1 / 2.25), "r >= sqrt2")
+    assert_close(table1_mistakes(math.sqrt(2), 3.0, 1.0), 2 + 2 * L / -math.log(0.5), "r = sqrt2 boundary")
+    assert table1_iterations(0.2, 0.5, 3.0, 1.0) == 2.0  # q = 0.4 < 1 − φ = 0.5
+    assert_close(table1_iterations(0.6, 0.5, 3.0, 1.0), 2 + 2 * L / -math.log(0.5 + 0.09), "1 <= q < sqrt2")
+    assert_close(table1_iterations(1.5, 0.0, 3.0, 1.0), 2 + 2 * L / -math.log(1 - 1 / 2.25), "q >= sqrt2")
+    assert table1_iterations(0.45, 0.5, 3.0, 1.0) is None  # 1 − φ ≤ q < 1: no printed case
+
+
+@pytest.mark.claim("OMM-APPA")
+def test_omm_appa_supremum():
+    """App. A, 1 ≤ r < √2: 2 + log(γ₃/γ*)/(−log(r/2)) with γ₃ ≤ 2(D + γ*), γ₃/γ* ≤ 2(r + 1), increasing in r, so
+    the supremum is 2 + log(2(√2 + 1))/(−log(√2/2)) ≈ 6.543 ≤ 7."""
+    sup = math.log(2 * (math.sqrt(2) + 1)) / -math.log(math.sqrt(2) / 2)
+    r = check("OMM-APPA", params={"mode": "symbolic"})
+    assert_close(r.terms["sup (printed)"], sup, "sup", rtol=1e-6)
+    assert_close(r.lhs, 2 + sup, "lhs", rtol=1e-6)
+    assert r.rhs == 7 and r.holds is True
+    assert_close(r.slack, 7 - 2 - sup, "slack", rtol=1e-5)
+
+
+# ------------------------------------------------------------------------------------------ Example 5.1
+def _perceptron_updates(X, y, m):
+    """The Perceptron of Example 5.1 (b* = 0 known): w ← w + y x when y wᵀx ≤ 0; updates over t ≤ m."""
+    w, n = np.zeros(2), 0
+    for t in range(m):
+        if y[t] * float(w @ X[t]) <= 0:
+            w = w + y[t] * X[t]
+            n += 1
+    return n
+
+
+@pytest.mark.claim("OMM-EX51")
+def test_ex51_values():
+    """c = 4, r = 2/c = ½: m = ⌊(c² + 4/c² + 5)/(2(1 + 1/c²))⌋ = ⌊21.25/2.125⌋ = 10, and the Perceptron (b* = 0)
+    updates on every t ≤ m of the z¹/z³ alternation (replayed here); OMM makes ≤ 2 mistakes; D̄² = (c + r)² + 1."""
+    c = 4.0
+    m = math.floor((c * c + 4 / c ** 2 + 5) / (2 * (1 + 1 / c ** 2)))
+    assert m == 10
+    X, y = make_sequence("ex51")
+    assert np.array_equal(X[0], [4.0, 1.0]) and np.array_equal(X[1], [4.5, -1.0])
+    r = check("OMM-EX51", X, y, kernel="linear", learner="perceptron", params={"part": "perceptron"})
+    assert r.terms["m"] == m
+    assert r.terms["updates (y w.x <= 0) t<=m"] == _perceptron_updates(X, y, m) == m
+    r = check("OMM-EX51", X, y, kernel="linear", learner="omm-efficient", params={"part": "omm"})
+    assert r.rhs == 2 and r.lhs <= 2 and r.terms["r"] == 0.5
+    r = check("OMM-EX51", *DUMMY, params={"part": "algebra"})
+    assert r.terms["(c+r)^2+1"] == "85/4"
+
+
+@pytest.mark.claim("OMM-L41")
+def test_omm_l41_gamma_star_of_ex51():
+    """The ex51 sequence alternates z¹ = (4, 1, +1) and z³ = (4.5, −1, −1): with a bias the max margin is half
+    their distance, √(0.5² + 2²)/2 = √4.25/2 ≈ 1.0308 (Lemma 3.1: γ = τ/2)."""
+    X, y = make_sequence("ex51")
+    r = check("OMM-L41", X, y, kernel="linear")
+    assert_close(r.terms["gamma*"], math.sqrt(4.25) / 2, "gamma*", rtol=1e-6)
+    assert r.terms["rounds"] == len(y) - 2
+
+
+@pytest.mark.claim("OMM-L31")
+def test_omm_l31_square():
+    """Positives (0, 1), (1, 1), negatives (0, −1), (1, −1): the hulls are 2 apart, τ/2 = 1 = the margin of
+    w = ℓ(v₊ − v₋), b = −½wᵀ(v₊ + v₋) (Lemma 3.1)."""
+    X = np.array([[0.0, 1], [1, 1], [0, -1], [1, -1]])
+    r = check("OMM-L31", X, np.array([1, 1, -1, -1]))
+    assert_close(r.terms["tau/2"], 1.0, "tau/2", rtol=1e-6)
+    assert_close(r.terms["margin of (w,b) of Lemma 3.1"], 1.0, "margin", rtol=1e-6)
+    assert r.holds is True
+
+
+@pytest.mark.claim("PER-TIGHT")
+def test_per_tight_geometry():
+    """e_1..e_4 with labels (+, −, +, +): D̄ = 1 and γ* (with bias) = half the distance from e_2 to the hull of
+    {e_1, e_3, e_4}, √(1 + 3/9)/2 = 1/√3 (not 1/√d = ½: the bias helps)."""
+    r = check("PER-TIGHT", np.eye(4), np.array([1, -1, 1, 1]), kernel="linear", learner="perceptron-bias")
+    assert_close(r.terms["gamma* (with bias)"], 1 / math.sqrt(3), "gamma*", rtol=1e-6)
+    assert r.terms["1/sqrt(d)"] == 0.5 and r.terms["P"] == 3 and r.terms["N"] == 1 and r.terms["d"] == 4
+
+
+@pytest.mark.claim("OMM-TI")
+def test_omm_ti_translation():
+    X, y = make_sequence("ex51")
+    r = check("OMM-TI", X, y, kernel="linear")
+    assert r.terms["M"] == r.terms["M_translated"] and r.terms["yhat_diff"] == 0
+    assert r.lhs <= 1e-12 and r.holds is True
+    M = learners.make("omm-efficient", kernel="linear").run(X, y).M
+    assert r.terms["M"] == M
