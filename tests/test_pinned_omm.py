@@ -64,7 +64,18 @@ def test_omm_k2_reports_the_closed_form():
     assert_close(r.terms["eq. 5 numerical"], math.sqrt(0.65), "numerical", rtol=1e-6)
     assert r.tolerance == 1e-6 and r.holds is True
     w = r.terms["witness"]  # the maximiser of eq. 5: u = e_1, ‖z‖ = δ, uᵀz = η
-    assert_close(w["norm_z"], 0.5, "||z||", rtol=1e-6) and assert_close(w["uTz"], 0.3, "u.z", rtol=1e-6)  # type: ignore
+    assert_close(w["norm_z"], 0.5, "||z||", rtol=1e-6)
+    assert_close(w["uTz"], 0.3, "u.z", rtol=1e-6)
+    assert np.allclose(w["z"], [0.3, 0.4], atol=1e-6) and w["u"] == [1.0, 0.0]
+
+
+@pytest.mark.claim("OMM-L43")
+def test_omm_l43_l3_norm_case():
+    """For p = 3 (no closed form) the value of eq. 5 at δ = ½, η = ¼ is strictly below 1 (printed case "< 1") and
+    at least the value at the l_3 point u = e_1, z = ηe_1 + ... (β = 0 gives 1 only when infeasible)."""
+    r = check("OMM-L43", params={"delta": 0.5, "eta": 0.25, "p": 3.0})
+    assert r.terms["printed case(s)"] == "< 1"
+    assert 0.5 < r.terms["kappa_circ (eq. 5)"] < 1.0 and r.lhs == 0
 
 
 @pytest.mark.claim("OMM-L43")
@@ -93,8 +104,9 @@ def test_kappa_r_phi_substitution():
 def test_theorem41_bound_by_hand():
     """m(φ) ≤ 0 if φ < 1 − r, else log(γ₃/γ*)/(−log κ(r, φ)): r = 1, φ = 0: κ = ½, γ₃/γ* = e: 1/log 2."""
     assert theorem41_bound(0.5, 0.4, 3.0, 1.0) == 0.0  # φ = 0.4 < 1 − r = 0.5
-    assert_close(theorem41_bound(1.0, 0.0, math.e, 1.0), 1 / math.log(2), "T41")
-    assert_close(theorem41_bound(1.2, 0.5, 2.0, 1.0), math.log(2) / -math.log(math.sqrt(1 - 0.0625 / 0.36)), "T41")
+    assert_close(theorem41_bound(1.0, 0.0, 2 * math.e, 2.0), 1 / math.log(2), "T41")
+    assert_close(theorem41_bound(1.2, 0.5, 4.0, 2.0), math.log(2) / -math.log(math.sqrt(1 - 0.0625 / 0.36)), "T41")
+    assert theorem41_bound(1.0, 0.0, 3.0, 1.0, kap=1.0) == math.inf and theorem41_bound(1.0, 0.0, 3.0, 1.0, kap=0.0) == 0
 
 
 @pytest.mark.claim("OMM-S51")
@@ -111,7 +123,15 @@ def test_s51_display_as_printed(r, phi, X):
         assert got is None and s51_bound(r, phi, 3.0, 1.0) == 0.0
         return
     assert_close(got, X, "X")
-    assert_close(s51_bound(r, phi, 3.0, 1.0), 2 * math.log(3.0) / -math.log(X), "2 log(g3/g*)/(-log X)")
+    assert_close(s51_bound(r, phi, 6.0, 2.0), 2 * math.log(3.0) / -math.log(X), "2 log(g3/g*)/(-log X)")
+
+
+def test_s51_bound_degenerate_factors():
+    """X ≥ 1 gives an infinite bound (φ = −1.5, r = 3.4: q = 1.36, X = −1.5 + 2.89), X ≤ 0 gives 0 (φ = −1, r = 2:
+    X = −1 + 1 = 0)."""
+    assert_close(s51_factor(3.4, -1.5), -1.5 + 3.4 ** 2 / 4, "X")
+    assert s51_bound(3.4, -1.5, 3.0, 1.0) == math.inf
+    assert s51_bound(2.0, -1.0, 3.0, 1.0) == 0.0
 
 
 def test_s51_corrected_regime_boundary():
@@ -138,15 +158,16 @@ def test_s51_and_table1_symbolic_erratum_value():
 
 @pytest.mark.claim("OMM-TAB1")
 def test_table1_by_hand():
+    """Table 1's OMM row at γ₃ = 6, γ* = 2 (log(γ₃/γ*) = log 3)."""
     L = math.log(3.0)
-    assert table1_mistakes(0.9, 3.0, 1.0) == 2.0
-    assert_close(table1_mistakes(1.2, 3.0, 1.0), 2 + L / -math.log(0.6), "1 <= r < sqrt2")
-    assert_close(table1_mistakes(1.5, 3.0, 1.0), 2 + 2 * L / -math.log(1 - 1 / 2.25), "r >= sqrt2")
-    assert_close(table1_mistakes(math.sqrt(2), 3.0, 1.0), 2 + 2 * L / -math.log(0.5), "r = sqrt2 boundary")
-    assert table1_iterations(0.2, 0.5, 3.0, 1.0) == 2.0  # q = 0.4 < 1 − φ = 0.5
-    assert_close(table1_iterations(0.6, 0.5, 3.0, 1.0), 2 + 2 * L / -math.log(0.5 + 0.09), "1 <= q < sqrt2")
-    assert_close(table1_iterations(1.5, 0.0, 3.0, 1.0), 2 + 2 * L / -math.log(1 - 1 / 2.25), "q >= sqrt2")
-    assert table1_iterations(0.45, 0.5, 3.0, 1.0) is None  # 1 − φ ≤ q < 1: no printed case
+    assert table1_mistakes(0.9, 6.0, 2.0) == 2.0
+    assert_close(table1_mistakes(1.2, 6.0, 2.0), 2 + L / -math.log(0.6), "1 <= r < sqrt2")
+    assert_close(table1_mistakes(1.5, 6.0, 2.0), 2 + 2 * L / -math.log(1 - 1 / 2.25), "r >= sqrt2")
+    assert_close(table1_mistakes(math.sqrt(2), 6.0, 2.0), 2 + 2 * L / -math.log(0.5), "r = sqrt2 boundary")
+    assert table1_iterations(0.2, 0.5, 6.0, 2.0) == 2.0  # q = 0.4 < 1 − φ = 0.5
+    assert_close(table1_iterations(0.6, 0.5, 6.0, 2.0), 2 + 2 * L / -math.log(0.5 + 0.09), "1 <= q < sqrt2")
+    assert_close(table1_iterations(1.5, 0.2, 6.0, 2.0), 2 + 2 * L / -math.log(1 - (0.8 / 1.5) ** 2), "q >= sqrt2")
+    assert table1_iterations(0.45, 0.5, 6.0, 2.0) is None  # 1 − φ ≤ q < 1: no printed case
 
 
 @pytest.mark.claim("OMM-APPA")
@@ -188,6 +209,19 @@ def test_ex51_values():
     assert r.rhs == 2 and r.lhs <= 2 and r.terms["r"] == 0.5
     r = check("OMM-EX51", *DUMMY, params={"part": "algebra"})
     assert r.terms["(c+r)^2+1"] == "85/4"
+    assert r.terms["printed"] == "77/4"  # c² + 4/c² + 3 = 16 + 1/4 + 3
+    assert r.lhs == 2 and r.terms["difference"] == "2"
+
+
+@pytest.mark.claim("OMM-EX51")
+def test_ex51_geometry_of_the_three_points():
+    """z¹ = (c, 1, +), z² = (c, −1, −), z³ = (c + r, −1, −): (w*, b*) = ((0, 1), 0), γ* = 1, D̄ = √((c + r)² + 1),
+    D = r; tolerance SOLVER_RTOL·(1 + c + r) = 1e-6·5.5."""
+    X = np.array([[4.0, 1.0], [4.0, -1.0], [4.5, -1.0]])
+    r = check("OMM-EX51", X, np.array([1, -1, -1]), kernel="linear", params={"part": "geometry"})
+    assert r.holds is True and r.lhs <= r.tolerance  # b* comes out at ~1.3e-6 from the conic solver
+    assert_close(r.tolerance, 5.5e-6, "tolerance")
+    assert r.terms["Dbar"] <= 1e-9 and r.terms["D"] <= 1e-9
 
 
 @pytest.mark.claim("OMM-L41")
@@ -208,7 +242,11 @@ def test_omm_l31_square():
     r = check("OMM-L31", X, np.array([1, 1, -1, -1]))
     assert_close(r.terms["tau/2"], 1.0, "tau/2", rtol=1e-6)
     assert_close(r.terms["margin of (w,b) of Lemma 3.1"], 1.0, "margin", rtol=1e-6)
+    assert_close(r.terms["margin of eq. 2 reformulation"], 1.0, "margin", rtol=1e-6)
     assert r.holds is True
+    r = check("OMM-L31", X / 4, np.array([1, 1, -1, -1]))  # τ = ½: tolerance 1e-6·τ + 1e-9(1 + τ)
+    assert_close(r.terms["tau/2"], 0.25, "tau/2", rtol=1e-6)
+    assert_close(r.tolerance, 1e-6 * 0.5 + 1e-9 * 1.5, "tolerance", rtol=1e-3)
 
 
 @pytest.mark.claim("PER-TIGHT")
@@ -228,3 +266,40 @@ def test_omm_ti_translation():
     assert r.lhs <= 1e-12 and r.holds is True
     M = learners.make("omm-efficient", kernel="linear").run(X, y).M
     assert r.terms["M"] == M
+
+
+@pytest.mark.claim("OMM-APPA")
+def test_omm_appa_run_gamma3():
+    """Run mode on ex51: γ₃ ≤ 2(D + γ*) with D = 0 (one point per class) and γ* = √4.25/2: rhs = √4.25."""
+    X, y = make_sequence("ex51")
+    r = check("OMM-APPA", X, y, kernel="linear", params={"mode": "run"})
+    assert r.terms["which"] == "gamma3"
+    assert_close(r.rhs, math.sqrt(4.25), "2(D + gamma*)", rtol=1e-6)
+    assert_close(r.lhs, math.sqrt(4.25) / 2, "gamma3", rtol=1e-6)
+
+
+@pytest.mark.claim("OMM-L42")
+@pytest.mark.claim("OMM-L44")
+def test_omm_vacuous_runs_report_it():
+    """On ex51 neither n-OMM updates nor e-OMM has a round with a_t < φγ_t: both report lhs 0 ≤ rhs 1, 0 rounds."""
+    X, y = make_sequence("ex51")
+    r = check("OMM-L42", X, y, kernel="linear", learner="omm-naive")
+    assert (r.lhs, r.rhs, r.terms["updates"]) == (0.0, 1.0, 0)
+    r = check("OMM-L44", X, y, kernel="linear", params={"phi": 0.5})
+    assert (r.lhs, r.rhs, r.terms["rounds"], r.terms["phi"]) == (0.0, 1.0, 0, 0.5)
+
+
+@pytest.mark.claim("OMM-TAB1")
+def test_table1_symbolic_no_case_and_run():
+    """r = 0.45, φ = ½: q = 0.9 lies in [1 − φ, 1), where the printed column has no case (lhs ∞); r = 0.2: q = 0.4
+    < 1 − φ, printed 2 = 2 + 0. Run mode on ex51 (r = D/γ* = 0): mistakes 1 ≤ 2."""
+    r = check("OMM-TAB1", *DUMMY, params={"mode": "symbolic", "r": 0.45, "phi_t": 0.5})
+    assert r.lhs == math.inf and r.terms["printed"] == "undefined"
+    r = check("OMM-TAB1", *DUMMY, params={"mode": "symbolic", "r": 0.2, "phi_t": 0.5})
+    assert r.lhs == 0 and r.terms["printed"] == "2"
+    X, y = make_sequence("ex51")
+    r = check("OMM-TAB1", X, y, kernel="linear", params={"phi_t": 0.0})
+    assert (r.lhs, r.rhs, r.terms["column"]) == (1, 2, "mistakes")
+    from bounds.base import PreconditionError
+    with pytest.raises(PreconditionError, match="phi <= rho"):
+        check("OMM-TAB1", X, y, kernel="linear", params={"phi_t": 1.0})
