@@ -83,6 +83,7 @@ def test_per_t1_tight_single_round(a, want):
     r = check("PER-T1", np.array([[a, 0.0]]), np.array([1]), kernel="linear")
     assert r.lhs == 1
     assert_close(r.rhs, 2 - a * a, "min rhs", rtol=1e-7, atol=1e-7)
+    assert_close(r.rhs_lower, 2 - a * a, "certified lower bound", rtol=1e-7, atol=1e-7)
     assert_close(want, 2 - a * a, "table")
     assert_close(r.slack, 1 - a * a, "slack", rtol=1e-7, atol=1e-7)
     assert r.holds is True
@@ -270,7 +271,8 @@ def test_fgt_l8_symbolic_threshold_is_83():
     assert h(82) > 15 / 32 >= h(83)
     r = check("FGT-L8", params={"B": 83})
     assert r.terms["smallest B with h(B) <= 15/32"] == 83
-    assert r.terms["15/32"] == 15 / 32
+    assert r.terms["15/32"] == 15 / 32 and r.terms["h monotone (sympy)"] is True
+    assert_close(r.tolerance, 2e-9, "tolerance 1e-9 + 1e-9·max(h, 15/32, 1)")
     assert_close(r.terms["h(B) (eq. 40)"], h(83), "h(83)")
     assert_close(r.terms["h(B) (eq. 40)"], 0.467658, "h(83) digits", rtol=2e-6)
     assert_close(r.slack, 15 / 32 - h(83), "slack 15/32 - h(83)")
@@ -325,6 +327,7 @@ def test_forgetron_mistake_bound_single_round(cid, name):
     r = check(cid, np.array([E1]), np.array([1]), kernel="linear", learner=name, params={"B": 83})
     assert r.lhs == 1
     assert_close(r.rhs, 2.0, "min rhs", rtol=1e-7, atol=1e-7)
+    assert_close(r.rhs_lower, 2.0, "certified lower bound", rtol=1e-7, atol=1e-7)
     assert_close(r.slack, 1.0, "slack", rtol=1e-7, atol=1e-7)
     assert r.holds is True
     with pytest.raises(Exception, match="B >= 83"):
@@ -341,6 +344,7 @@ def test_forgetron_radius_binds():
     assert r.lhs == 1
     assert_close(r.rhs, 2 * U * U + 12 * (1 - U / 2), "2U^2 + 12(1 - U/2)", rtol=1e-7, atol=1e-7)
     assert_close(r.terms["||g||^2"], U * U, "the comparator sits on the sphere", rtol=1e-7, atol=1e-7)
+    assert_close(r.rhs_lower, 2 * U * U + 12 * (1 - U / 2), "certified lower bound", rtol=1e-7, atol=1e-7)
 
 
 # ------------------------------------------------------------------------------------------ FGT-PHI / Q / L9
@@ -468,3 +472,132 @@ def test_rbp_e_constant_and_interval():
     assert_close(r.rhs, gamma * len(y) + const, "gamma L(0) + const")
     with pytest.raises(Exception, match="U <= "):
         check("RBP-E", X, y, kernel="linear", params={"B": B, "seeds": n, "U": 4 / 3 * 1.001})
+
+
+# ------------------------------------------------------------------------------------------ the pure lemmas
+def _line(coef):
+    """c·κ(e_1, ·) under the linear kernel in R² (a scalar multiple of one point)."""
+    return Comparator(np.array([E1]), [coef]).expansion
+
+
+def test_lemma1_function_values():
+    """f = 0.3κ(e_1,·), g = 0.5κ(e_1,·), x = e_1, y = +1, f' = 1.3κ(e_1,·): Δ = 0.2² − 0.8² = −0.6,
+    identity −2·0.3 + 2·0.5 − 1 = −0.6, lower bound 2·0.5 − 1 = 0."""
+    out = forgetron.lemma1(_line(0.3), _line(0.5), E1, 1)
+    assert_close(out["delta"], -0.6, "delta")
+    assert_close(out["identity"], -0.6, "identity")
+    assert_close(out["lower"], 0.0, "lower")
+
+
+def test_lemma2_function_values():
+    """f = 0.3, f' = 0.8, g = 0.5 (multiples of κ(e_1,·)), λ = ½: lhs = 0.2² − 0.8² + 0.3² − 0.2² = −0.55,
+    rhs = 1 − 2(1 − 0.5) − Ψ(½, 0.8) = −(0.25 + 1 − 0.8) = −0.45."""
+    out = forgetron.lemma2(_line(0.3), _line(0.8), _line(0.5), E1, 1, 0.5)
+    assert_close(out["lhs"], -0.55, "lhs")
+    assert_close(out["rhs"], -0.45, "rhs")
+
+
+def test_shrink_lemma_pieces_by_hand():
+    assert_close(forgetron.shrink_gap(_line(1.0), _line(0.5), 0.5), 0.25 - 0.0, "||f-g||^2 - ||phi f - g||^2")
+    assert forgetron.lemma3_rhs(2.0, 1.0, 0.5, 1.0) == 0.0
+    assert_close(forgetron.lemma4_rhs(2.0, 2.0, 0.5), -2.0, "||g||^2 (phi - 1)")
+    assert_close(forgetron.lemma5_rhs(2.0, 1.0, 0.25, 1.0), -0.5, "||g||^2 (phi ||f|| / U - 1)")
+    assert forgetron.in_J1(0.5, 2.0, 1.0) and not forgetron.in_J1(0.4, 2.0, 1.0)
+    assert forgetron.in_J3(0.4, 2.0, 1.0) and not forgetron.in_J3(0.5, 2.0, 1.0) and not forgetron.in_J3(0.4, 1.0, 1.0)
+    assert forgetron.worst_shrink_radius("L3", 2.0, 0.5, 1.0) == 1.0
+    assert forgetron.worst_shrink_radius("L4", 2.0, 0.5, 1.0) == 2.0
+    assert forgetron.worst_shrink_radius("L5", 2.0, 0.25, 1.0) == 1.0  # in J3 the ray minimiser is always U
+    assert forgetron.worst_shrink_radius("L5", 2.0, 0.75, 1.0) == 1.0  # c = 1 − φ‖f‖/U < 0
+
+
+@pytest.mark.claim("PER-L1")
+def test_per_l1_second_update_with_nonzero_score():
+    """x_1 = e_1 (+1), x_2 = −0.6e_1 (+1): f_2(x_2) = −0.6, an update with Δ = ‖e_1‖² − ‖0.4e_1‖² = 0.84 =
+    −2·(−0.6) + 0 − 0.36 (g = 0): the identity uses the score, so a sign error in it is a violation."""
+    X, y = np.array([E1, -0.6 * E1]), np.array([1, 1])
+    r = check("PER-L1", X, y, kernel="linear", comparator="zero")
+    assert r.holds is True and r.terms["instances checked"] == 6
+    assert abs(r.slack) <= r.tolerance
+
+
+@pytest.mark.claim("FGT-L4")
+def test_fgt_l4_with_oracle_comparators_and_infinite_radius():
+    """U = ∞ (Shrinking Perceptron default): the oracle comparators minimise 2L + ‖g‖² over H (finite weights)."""
+    X, y = tiny_sequence(12, seed=3)
+    r = check("FGT-L4", X, y, kernel="linear", learner="shrinking-perceptron", params={"phi": 0.7})
+    assert r.holds is True
+    assert r.terms["U"] == math.inf and r.terms["instances checked"] >= 3
+
+
+@pytest.mark.claim("FGT-L6")
+def test_fgt_l6_single_round_oracle_value():
+    """Basic Forgetron, B = 83, T = 1, x = e_1: φ_1 = 84^(−1/168) (< U/‖f'‖), Φ_1 = φ_1, S = ln 84/168; over every g
+    min (1 + S)s² + 2(1 − s)_+ = 2 − 1/(1 + S) at s = 1/(1 + S); lhs = M − ΣΨ = 1."""
+    S = math.log(84) / 168
+    r = check("FGT-L6", np.array([E1]), np.array([1]), kernel="linear", learner="forgetron-basic", params={"B": 83})
+    assert_close(r.terms["sum log(1/Phi)"], S, "S")
+    assert r.lhs == 1
+    assert_close(r.rhs, 2 - 1 / (1 + S), "min rhs", rtol=1e-7, atol=1e-7)
+    assert_close(r.rhs_lower, 2 - 1 / (1 + S), "certified lower", rtol=1e-7, atol=1e-7)
+
+
+@pytest.mark.claim("FGT-L7")
+def test_fgt_l7_given_comparator_radius_and_worst_round():
+    X, y = tiny_sequence(30, seed=1, noise=0.3)
+    U = forgetron_U(3)
+    with pytest.raises(Exception, match="U"):
+        check("FGT-L7", X, y, kernel="linear", learner="forgetron-basic", params={"B": 3},
+              comparator=_line(1.1 * U))
+    r = check("FGT-L7", X, y, kernel="linear", learner="forgetron-basic", params={"B": 3}, comparator=_line(0.5 * U))
+    assert_close(r.terms["||g||^2"], 0.25 * U * U, "||g||^2 of the given g")
+    if r.terms["worst check"] == "Lemma 7":
+        assert r.terms["worst round"] == 0
+
+
+@pytest.mark.claim("FGT-PHI")
+def test_fgt_phi_tolerance_and_vacuous_run():
+    """The reported tolerance is 1e-9 + 16ε(|a| + |b| + |c|)/|2aφ* + b| at the reported round; a run without
+    removal reports 0 removal rounds and rhs 0."""
+    X, y = tiny_sequence(30, seed=1, noise=0.3)
+    rows = replay_shrink_remove(gram(X), y, 3, "self-tuned", forgetron_U(3))
+    r = check("FGT-PHI", X, y, kernel="linear", learner="forgetron-self-tuned", params={"B": 3})
+    row = rows[r.terms["round"] - 1]
+    a, b, c = row["a"], row["b"], row["c"]
+    tol = 1e-9 + 16 * np.finfo(float).eps * (abs(a) + abs(b) + abs(c)) / abs(2 * a * row["phi"] + b)
+    assert_close(r.tolerance, tol, "tolerance", rtol=1e-6)
+    assert r.rhs == 0.0
+    r = check("FGT-PHI", X[:3], y[:3], kernel="linear", learner="forgetron-self-tuned", params={"B": 3})
+    assert r.terms["removal rounds"] == 0 and r.lhs == 0 and r.rhs == 0
+
+
+@pytest.mark.claim("FGT-Q")
+def test_fgt_q_tolerance():
+    """tolerance = 1e-9 + 1e-9·max(|S_t|, 15/32 M_t, |S_T|) + 4εT·max(max|S|, 1) at the reported round."""
+    X, y = tiny_sequence(30, seed=1, noise=0.3)
+    rows = replay_shrink_remove(gram(X), y, 3, "greedy", forgetron_U(3))
+    S = np.cumsum([row["Psi"] if row["J"] else 0.0 for row in rows])
+    r = check("FGT-Q", X, y, kernel="linear", learner="forgetron-greedy", params={"B": 3})
+    t = r.terms["round"] - 1
+    Mt = sum(row["J"] for row in rows[: t + 1])
+    want = 1e-9 + 1e-9 * max(S[t], 15 / 32 * Mt, S[-1]) + 4 * np.finfo(float).eps * 30 * max(S.max(), 1.0)
+    assert_close(r.tolerance, want, "tolerance", rtol=1e-9)
+
+
+@pytest.mark.claim("FGT-L9")
+def test_fgt_l9_default_budget_and_vacuous():
+    """Without B the learner's default B = 100 is the theorem's: lhs = 1/√101; a run without Φ_t < 1 is vacuous."""
+    X, y = tiny_sequence(5, seed=1)
+    r = check("FGT-L9", X, y, kernel="linear", learner="forgetron-self-tuned")
+    assert_close(r.lhs, 1 / math.sqrt(101), "1/sqrt(101)")
+    assert r.rhs == math.inf and r.terms["rounds with Phi_t < 1"] == 0
+    assert_close(r.terms["U"], forgetron_U(100), "U(100)")
+
+
+@pytest.mark.claim("RBP-E")
+def test_rbp_e_parameter_boundaries():
+    X, y = tiny_sequence(10, seed=8)
+    check("RBP-E", X, y, kernel="linear", params={"B": 16, "seeds": 2}, comparator="zero")
+    with pytest.raises(Exception, match="confidence"):
+        check("RBP-E", X, y, kernel="linear", params={"B": 16, "seeds": 2, "confidence": 1.0})
+    with pytest.raises(Exception, match="gamma > 1"):
+        check("RBP-E", X, y, kernel="linear", params={"B": 16, "seeds": 2, "gamma": 1.0})
