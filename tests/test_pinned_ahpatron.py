@@ -384,3 +384,69 @@ def test_ahp_tab3_counts_n_t():
     assert_close(r.terms["|N_T|/T"], n / 1000, "ratio")
     with pytest.raises(PreconditionError, match="T >= T_min"):
         check("AHP-TAB3", X[:999], y[:999], kernel=GAUSS, params={"B": 8, "preset": "experiments"})
+
+
+# ------------------------------------------------------------------------------------------ oracle-mode values
+@pytest.mark.claim("AVP-T3")
+def test_avp_t3_oracle_single_round_is_attained():
+    """T = 1, κ = 1, y = +1, λ = ½ ≤ U = 1: f_2 = ½κ(x, ·). For f = sκ(x, ·) (s ≤ 1) the right side is
+    (1 − s) + (s² − (½ − s)²)/(2·½) + ½/2 = (1 − s) + (s − ¼) + ¼ = 1 for every s: the bound is attained (= |M'| = 1)
+    by every such comparator, so its oracle minimum and certified lower bound are 1."""
+    r = check("AVP-T3", np.array([E1]), np.array([1]), kernel=GAUSS, params=dict(U=1.0, lam=0.5, eps=0.6))
+    assert r.lhs == 1
+    assert_close(r.rhs, 1.0, "min rhs", rtol=1e-7, atol=1e-7)
+    assert_close(r.rhs_lower, 1.0, "certified lower", rtol=1e-6, atol=1e-6)
+    g = Comparator(np.array([E1]), [0.3], GAUSS)
+    r = check("AVP-T3", np.array([E1]), np.array([1]), kernel=GAUSS, params=dict(U=1.0, lam=0.5, eps=0.6),
+              comparator=g.expansion)
+    assert_close(r.rhs, 1.0, "rhs at s = 0.3")
+    with pytest.raises(PreconditionError, match="U"):
+        check("AVP-T3", np.array([E1]), np.array([1]), kernel=GAUSS, params=dict(U=0.2, lam=0.3, eps=0.6),
+              comparator=g.expansion)
+
+
+@pytest.mark.claim("AVP-C1")
+def test_avp_c1_reported_term():
+    X, y = _seq(40, seed=5)
+    rows = replay_aggressive(gram(X, GAUSS), y, U=math.inf, lam=1.0, eps=0.7)
+    r = check("AVP-C1", X, y, kernel=GAUSS, params=dict(eps=0.7), comparator="zero")
+    assert_close(r.terms["(1-2eps)|N_T|"], (1 - 1.4) * sum(row["N"] for row in rows), "(1 - 2 eps)|N|")
+
+
+@pytest.mark.claim("AHP-T6")
+def test_ahp_t6_oracle_single_round():
+    """T = 1, κ = 1, y = −1 (one mistake, in M'_T, |N_T| = 0), ζ = 0.3, γ = 0.1, B = 16, U = ½: with f = −sκ(x, ·),
+    rhs = (1 + a/γ)(1 − s) + ((1 − 2ζ)/γ)(√B/U)s² = 3(1 − s) + 32s², minimised at s = 3/64: 3 − 9/128."""
+    params = {"B": 16, "preset": "experiments", "U": 0.5, "eps": 0.9, "gamma": 0.1, "zeta": 0.3}
+    r = check("AHP-T6", np.array([E1]), np.array([-1]), kernel=GAUSS, params=params)
+    assert r.lhs == 1
+    assert_close(r.rhs, 3 - 9 / 128, "min rhs", rtol=1e-7, atol=1e-7)
+    assert_close(r.rhs_lower, 3 - 9 / 128, "certified lower", rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.claim("AHP-T6")
+def test_ahp_t6_all_mode_reaches_zeta_max():
+    """zeta = "all": the grid ends at ζ_max = min{2, ((1−γ)√B/U − ¼)/4.5, (ε√B/U − ¼)/4.5 − 1e-9}; with B = 16,
+    U = ½, γ = 0.1, ε = 0.99 the U condition binds: ζ_max = (7.2 − 0.25)/4.5. The right side decreases in ζ there
+    at a comparator of norm U on two rounds (the ‖f‖² coefficient (1 − 2ζ)√B/(γU) falls by 160s² per unit ζ, the
+    loss terms rise by at most 5.625·L ≤ 11.25), so the worst ζ reported is ζ_max; ζ > 2 is refused."""
+    X, y = _seq(10, seed=8)
+    base = {"B": 16, "preset": "experiments", "U": 0.5, "gamma": 0.1, "eps": 0.99}
+    g = Comparator(X[:2], [0.5 * y[0]], GAUSS)
+    assert_close(g.norm, 0.5, "||g|| = U")
+    r = check("AHP-T6", X[:2], y[:2], kernel=GAUSS, params={**base, "zeta": "all", "zeta_grid": 3},
+              comparator=g.expansion)
+    assert_close(r.terms["zeta"], (7.2 - 0.25) / 4.5, "zeta_max")
+    with pytest.raises(PreconditionError, match="0 < zeta <= 2"):
+        check("AHP-T6", X, y, kernel=GAUSS, params={**base, "zeta": 2.5}, comparator="zero")
+
+
+@pytest.mark.claim("AHP-TAB3")
+def test_ahp_tab3_setting_preconditions():
+    X, y = _seq(20, seed=9)
+    p = {"B": 8, "preset": "experiments", "T_min": 10}
+    check("AHP-TAB3", X, y, kernel=GAUSS, params={**p, "eps": 0.7})
+    with pytest.raises(PreconditionError, match="eps in"):
+        check("AHP-TAB3", X, y, kernel=GAUSS, params={**p, "eps": 0.75})
+    with pytest.raises(PreconditionError, match="experiments' setting"):
+        check("AHP-TAB3", X, y, kernel=GAUSS, params={"B": 8, "T_min": 10})

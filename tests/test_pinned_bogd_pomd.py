@@ -316,3 +316,107 @@ def test_pom_regret_bounds_at_explicit_comparator(name, kw):
     assert_close(c1.rhs, g.loss(y) + 6 * U * math.sqrt(A) + 2 + 9 * U + extra1, "Cor. 1 rhs")
     with pytest.raises(PreconditionError, match="zeta = 1"):
         check("POM-T2", X, y, kernel=GAUSS, learner=name, params={**kw, "zeta": 0.5}, comparator=g.expansion)
+
+
+# ------------------------------------------------------------------------------------------ the Ω(ηγ) comparator
+def _omega_min(X, y, c_s, cap):
+    """min over β ∈ [0, cap]^T of Σ_t max{0, 1 − (Qβ)_t} + c_s βᵀQβ, Q = YKY (002 eq. 3), solved here with cvxpy
+    in the β variables directly (a formulation independent of bounds.bogd's)."""
+    import cvxpy as cp
+
+    K = gram(X, GAUSS)
+    Q = K * np.outer(y, y)
+    w, V = np.linalg.eigh(Q)
+    Rq = (V * np.sqrt(np.maximum(w, 0.0))).T  # Q = RqᵀRq
+    beta = cp.Variable(len(y))
+    obj = cp.sum(cp.pos(1 - Q @ beta)) + c_s * cp.sum_squares(Rq @ beta)
+    prob = cp.Problem(cp.Minimize(obj), [beta >= 0, beta <= cap])
+    prob.solve(solver="CLARABEL")
+    b = np.clip(beta.value, 0, cap)
+    return float(np.maximum(0, 1 - Q @ b).sum() + c_s * b @ Q @ b)
+
+
+@pytest.mark.claim("BOGD-T2")
+def test_bogd_t2_comparator_side_is_the_omega_minimum():
+    """rhs = min_{f∈Ω(ηγ)} c_f‖f‖² + L_T(f) + ηT, with the box minimum recomputed here (relative 1e-5: two conic
+    solves); the cap γη = 0.05 binds (the minimum over the box [0, 0.2]^T is lower)."""
+    X, y = _seq(20, seed=5)
+    B, lam, eta, gamma = 5, 0.1, 0.5, 0.1
+    r = check("BOGD-T2", X, y, kernel=GAUSS, params=dict(B=B, lam=lam, eta=eta, gamma=gamma, seeds=2))
+    c_f = (1 / eta + lam * 20) / 2
+    want = _omega_min(X, y.astype(float), c_f, gamma * eta) + eta * 20
+    assert_close(r.rhs, want, "Omega minimum + eta T", rtol=1e-5, atol=1e-5)
+    assert r.rhs_lower <= r.rhs + 1e-9
+    assert _omega_min(X, y.astype(float), c_f, 4 * gamma * eta) < want - eta * 20 - 1e-3  # the cap matters
+
+
+@pytest.mark.claim("BOGD-UNB")
+def test_bogd_unb_without_removal():
+    """Fewer updates than B: no removal round, every defect 0."""
+    X, y = _seq(4, seed=5)
+    r = check("BOGD-UNB", X, y, kernel=GAUSS, learner="bogd++", params=dict(B=10))
+    assert r.lhs == 0.0 and r.terms["removals"] == 0 and r.terms["p_i >= 0 (printed p)"] == 0.0
+
+
+@pytest.mark.claim("BOGD-H")
+def test_bogd_h_non_unit_diagonal():
+    """Under the linear kernel with ‖x‖ < 1, H = BΣα_i²κ_ii − (Σα_i√κ_ii)² differs from the unit-diagonal formula;
+    the trace's H must still agree with the calculator's recomputation (corrected reading: equality iff the α_i√κ_ii
+    are equal; the printed one fails here, erratum BOGD-H-equality-condition)."""
+    X, y = _seq(40, seed=5)
+    rows = replay_bogd(gram(X), y, 4, 0.1, 0.5, 1.0, 2, "eq16")
+    r = check("BOGD-H", X, y, kernel="linear", learner="bogd++",
+              params=dict(B=4, lam=0.1, eta=0.5, seed=2, reading="corrected"))
+    assert r.terms["removals"] == sum(row.get("removal", False) for row in rows) >= 5
+    assert r.terms["trace H consistency"] <= 1e-12 and r.holds is True
+
+
+@pytest.mark.claim("BOGD-T4")
+@pytest.mark.claim("BOGD-E14")
+def test_bogd_parameter_boundaries_and_reported_ratio():
+    X = np.array([[0.6, 0.0], [0.0, 0.7], [0.5, 0.5], [0.0, 0.4], [0.3, 0.0], [0.2, 0.6]])
+    y = np.array([1, -1, 1, -1, 1, 1])
+    check("BOGD-T4", X, y, kernel="linear", params=dict(B=3, seeds=2))  # κ(x, x') = 0 is allowed (≥ 0)
+    with pytest.raises(PreconditionError, match="confidence"):
+        check("BOGD-T4", X, y, kernel="linear", params=dict(B=3, seeds=2, confidence=1.0))
+    X, y = _seq(30, seed=5)
+    r = check("BOGD-E14", X, y, kernel=GAUSS, params=dict(B=5, lam=0.4, eta=0.5, seeds=2))
+    if r.terms["||f||"] > 0:
+        want = (r.terms["mean"] - r.terms["L_T(f)"]) / (30 * r.terms["||f||"] / math.sqrt(5))
+        assert_close(r.terms["regret / (T ||f|| / sqrt B)"], want, "regret ratio")
+
+
+@pytest.mark.claim("ALD-DET")
+def test_ald_det_tolerance_formula():
+    """tolerance = max(1e-9, 1e-9 + 64ε·max_t cond(K_{S_t∪{t}})) over the tests with S_t ≠ ∅."""
+    X, y = _seq(25, seed=6)
+    K = gram(X, GAUSS)
+    tr = learners.make("pomd", kernel=GAUSS).run(X, y)
+    added = np.flatnonzero(tr.is_kind("pomd-add"))
+    conds = [np.linalg.cond(K[np.ix_(np.append(added[added < t], t), np.append(added[added < t], t))])
+             for t in np.flatnonzero(np.isfinite(tr["alpha_t"])) if np.any(added < t)]
+    r = check("ALD-DET", X, y, kernel=GAUSS, learner="pomd")
+    assert_close(r.tolerance, max(1e-9, 1e-9 + 64 * np.finfo(float).eps * max(conds)), "tolerance", rtol=1e-6)
+
+
+@pytest.mark.claim("ALD-T1")
+def test_ald_t1_fits_are_valid_envelopes():
+    X, y = _seq(40, seed=6)
+    lam = np.sort(np.linalg.eigvalsh(gram(X, GAUSS)))[::-1]
+    r = check("ALD-T1", X, y, kernel=GAUSS)
+    assert 0 < r.terms["exp r"] < 1 and r.terms["poly p"] >= 1 and r.holds is True
+    i = np.arange(1, 41)
+    pos = lam > 16 * 40 * np.finfo(float).eps * lam[0]
+    p = r.terms["poly p"]
+    assert_close(r.terms["poly R0"], float(np.max(lam[pos] * i[pos] ** p)), "R0(p)", rtol=1e-6)
+    slack = 16 * 40 * np.finfo(float).eps * lam[0]  # the eigenvalues' rounding, as the calculator allows
+    assert np.all(lam[pos] <= r.terms["exp R0"] * r.terms["exp r"] ** i[pos] * (1 + 1e-9) + slack)
+
+
+def test_alignment_profile_by_prefix():
+    """A_t = Σ_{s≤t}κ(x_s, x_s) − (1/t)Σ_{s,s'≤t} y_s y_{s'} κ(x_s, x_{s'}) for every prefix."""
+    X, y = _seq(12, seed=3)
+    K = gram(X, "linear")
+    want = [float(np.trace(K[:t, :t]) - y[:t] @ K[:t, :t] @ y[:t] / t) for t in range(1, 13)]
+    assert np.allclose(alignment.alignment_profile(X, y, "linear"), want, rtol=1e-12, atol=1e-12)
+    assert_close(alignment.kernel_alignment(X, y, "linear"), want[-1], "A_T")
