@@ -167,7 +167,8 @@ def test_acg_l2_values():
     assert_close(r.lhs, 1 / math.sqrt(2) + 3 / math.sqrt(5), "lhs")
     assert_close(r.rhs, 2 * math.sqrt(5) - 2, "rhs")
     r = check("ACG-L2", params={"l": [4.0], "xi": 0.0})
-    assert_close(r.lhs, 2.0, "lhs") and assert_close(r.rhs, 4.0, "rhs")  # type: ignore[func-returns-value]
+    assert_close(r.lhs, 2.0, "lhs")
+    assert_close(r.rhs, 4.0, "rhs")
     r = check("ACG-L2", params={"l": [0.0, 0.0], "xi": 2.0})  # attained: both sides 0
     assert r.lhs == 0 and abs(r.rhs) <= 1e-12 and r.holds is True
 

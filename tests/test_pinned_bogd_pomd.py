@@ -272,7 +272,8 @@ def test_pom_l3_values_by_hand():
     assert_close(r.rhs, 2 * math.sqrt(2) * 2, "rhs")
     assert_close(r.terms["proof step 2 sqrt(max + sum)"], 2 * math.sqrt(7), "proof step")
     r = check("POM-L3", params={"sigma": [2.0]})
-    assert_close(r.lhs, math.sqrt(2), "lhs") and assert_close(r.rhs, 4.0, "rhs")  # type: ignore[func-returns-value]
+    assert_close(r.lhs, math.sqrt(2), "lhs")
+    assert_close(r.rhs, 4.0, "rhs")
 
 
 @pytest.mark.claim("POM-L4")

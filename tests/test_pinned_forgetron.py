@@ -601,3 +601,56 @@ def test_rbp_e_parameter_boundaries():
         check("RBP-E", X, y, kernel="linear", params={"B": 16, "seeds": 2, "confidence": 1.0})
     with pytest.raises(Exception, match="gamma > 1"):
         check("RBP-E", X, y, kernel="linear", params={"B": 16, "seeds": 2, "gamma": 1.0})
+
+
+@pytest.mark.claim("BUD-LB")
+def test_bud_lb_count_tolerance():
+    r = check("BUD-LB", params={"B": 1}, learner="forgetron-basic")
+    assert r.tolerance == 1e-9 and r.slack == 0
+
+
+@pytest.mark.claim("FGT-TAB")
+def test_fgt_tab_rows_recomputed_at_small_size():
+    """T = 100 per noise rate: the synthetic sets are rebuilt from the documented seeds (seed, 1000·noise, rep),
+    the Perceptron and the budgeted learners (B = p/4, p/2, p) rerun, and every row's observed rate, Wilson
+    interval and deviation |paper − observed|/(interval half on the paper's side) recomputed."""
+    from adversaries.synthetic import forgetron_synthetic
+
+    cp = {"T": 100, "confidence": 0.99}
+    r = check("FGT-TAB", params={"T": 100}, learner="forgetron-basic")
+    rows = r.terms["rows"]
+    assert r.terms["rounds per row"] == 100 and len(rows) == 2 * 4
+    for noise, tag in ((0.05, "5%"), (0.10, "10%")):
+        X, y = forgetron_synthetic(np.random.default_rng([0, int(round(noise * 1000)), 0]), noise, 100, "std")
+        tr = learners.make("perceptron", kernel="gaussian:sigma=1").run(X, y)
+        p = int(tr.size[-1])
+        runs = {"perceptron": tr.M}
+        for k, lab in ((4, " B=p/4"), (2, " B=p/2"), (1, " B=p")):
+            runs["forgetron-basic" + lab] = learners.make("forgetron-basic", kernel="gaussian:sigma=1",
+                                                          B=max(1, p // k)).run(X, y).M
+        for name, m in runs.items():
+            row = rows[f"synth ({tag}) {name}"]
+            assert row["mistakes"] == m and row["p (mean)"] == p
+            lo, hi = constructions.wilson(m, 100, cp["confidence"])
+            obs = m / 100
+            paper = row["paper %"] / 100
+            side = (hi - obs) if paper >= obs else (obs - lo)
+            assert_close(row["observed %"], 100 * obs, "observed")
+            assert_close(row["deviation"], abs(paper - obs) / side, "deviation")
+    assert_close(r.lhs, max(row["deviation"] for row in rows.values()), "worst deviation")
+    assert r.rhs == 1.0
+    with pytest.raises(Exception, match="confidence"):
+        check("FGT-TAB", params={"T": 100, "confidence": 0.0})
+    with pytest.raises(Exception, match="T >= 100"):
+        check("FGT-TAB", params={"T": 99})
+
+
+def test_fgt_tab_sets_interval():
+    """interval="sets": the Student-t interval of the per-set error rates (reps ≥ 2)."""
+    ms = np.array([9, 12, 10])
+    obs, lo, hi = constructions.interval(ms, 100, 0.99, "sets")
+    rates = ms / 100
+    half = stats.t.ppf(0.995, 2) * rates.std(ddof=1) / math.sqrt(3)
+    assert_close(obs, rates.mean(), "obs")
+    assert_close(lo, rates.mean() - half, "lo")
+    assert_close(hi, rates.mean() + half, "hi")
