@@ -421,3 +421,63 @@ def test_alignment_profile_by_prefix():
     want = [float(np.trace(K[:t, :t]) - y[:t] @ K[:t, :t] @ y[:t] / t) for t in range(1, 13)]
     assert np.allclose(alignment.alignment_profile(X, y, "linear"), want, rtol=1e-12, atol=1e-12)
     assert_close(alignment.kernel_alignment(X, y, "linear"), want[-1], "A_T")
+
+
+def test_pomd_ald_rule_and_delta_hat():
+    """Eq. 5: x_t joins S iff √α_t > √D T^(−ζ); on ALD rounds δ̃_t = max{‖∇̂‖² − 2⟨∇̂, ∇̄⟩, 0} with ∇̂ = −yΦ_Sβ*,
+    β* = K_S⁻¹k (‖∇̂‖² = kᵀK_S⁻¹k, ⟨∇̂, ∇̄⟩ = y(1/M_t)Σ_r y_{t−r}(Φ_Sβ*)(x_{t−r})); elsewhere δ̃_t = δ_t."""
+    X, y = _seq(40, seed=6)
+    K = gram(X, GAUSS)
+    M, T = 4, 40
+    tr = learners.make("pomd", kernel=GAUSS, U=1.5, M=M, zeta=1.0).run(X, y)
+    added = np.flatnonzero(tr.is_kind("pomd-add"))
+    tested = np.flatnonzero(np.isfinite(tr["alpha_t"]))
+    held = 0
+    for t in tested:
+        joins = math.sqrt(max(tr["alpha_t"][t], 0.0)) > T ** -1.0
+        assert (t in added) == joins
+        if joins:
+            assert_close(tr["delta_tilde"][t], tr["delta"][t], "delta_tilde = delta")
+            continue
+        S = added[added < t]
+        if len(S) == 0:
+            continue
+        held += 1
+        k = K[S, t]
+        beta = np.linalg.solve(K[np.ix_(S, S)], k)
+        lo = max(0, t - M)
+        inner = y[t] * sum(y[r] * float(K[r, S] @ beta) for r in range(lo, t)) / (t - lo)
+        assert_close(tr["delta_tilde"][t], max(float(k @ beta) - 2 * inner, 0.0), "delta hat", rtol=1e-6, atol=1e-9)
+    assert held >= 3
+
+
+def test_learner_defaults_as_documented():
+    """The defaults the docstrings state (002: λ = 0.01, η = 0.1, γ = 1, B = 100; 003: U = 1, ζ = 1, M = 15, D = 1)."""
+    p = learners.make("ogd").params
+    assert (p["lam"], p["eta"]) == (0.01, 0.1)
+    for name in ("bogd", "bogd++"):
+        p = learners.make(name).params
+        assert (p["B"], p["lam"], p["eta"], p["gamma"], p["seed"]) == (100, 0.01, 0.1, 1.0, 0)
+    p = learners.make("pomd").params
+    assert (p["U"], p["zeta"], p["M"], p["D"]) == (1.0, 1.0, 15, 1.0)
+    assert learners.make("pomdr").params["U"] == 1.0
+
+
+@pytest.mark.parametrize("spec", ["gaussian:sigma=0.5", "gaussian:sigma=2", "poly:degree=2", "poly:degree=3"])
+def test_kernels_match_their_definitions(spec):
+    """κ(u, v) = exp(−‖u − v‖²/(2σ²)); normalised polynomial (1 + uᵀv)^d/√((1 + uᵀu)^d(1 + vᵀv)^d)."""
+    X, _ = _seq(6, seed=1)
+    kern = learners.parse_kernel(spec)
+    name, _, arg = spec.partition(":")
+    v = float(arg.split("=")[1])
+    want = np.empty((6, 6))
+    for i, u in enumerate(X):
+        for j, w in enumerate(X):
+            if name == "gaussian":
+                want[i, j] = math.exp(-float(np.sum((u - w) ** 2)) / (2 * v * v))
+            else:
+                want[i, j] = (1 + u @ w) ** v / math.sqrt((1 + u @ u) ** v * (1 + w @ w) ** v)
+    assert np.allclose(kern.matrix(X, X), want, rtol=1e-12, atol=1e-15)
+    assert np.allclose(kern.row(X[2], X), want[2], rtol=1e-12, atol=1e-15)
+    assert_close(kern(X[1], X[3]), want[1, 3], "kappa(u, v)")
+    assert_close(kern.kxx(X[4]), 1.0, "unit diagonal")

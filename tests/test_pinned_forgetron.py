@@ -654,3 +654,16 @@ def test_fgt_tab_sets_interval():
     assert_close(obs, rates.mean(), "obs")
     assert_close(lo, rates.mean() - half, "lo")
     assert_close(hi, rates.mean() + half, "hi")
+
+
+def test_eq43_printed_form_by_hand():
+    """The printed root (−b + √d)/(2a) of eq. 43 on the hand cases: (a, b, c) = (−1, 2, −15/16) → ¾ (a < 0, larger
+    root 5/4 > 1); (0, 2, −½) → ¼; (1, 2, −15/32) → −1 + √(47/32); (−1, 2, −2) → 1 (d < 0)."""
+    from learners.forgetron_tuned import phi_eq43 as lib_phi, phi_eq43_printed
+
+    for f in (lib_phi, phi_eq43_printed):
+        assert_close(f(-1.0, 2.0, -15 / 16), 0.75, "a < 0")
+        assert_close(f(0.0, 2.0, -0.5), 0.25, "a = 0")
+        assert_close(f(1.0, 2.0, -15 / 32), -1 + math.sqrt(47 / 32), "a > 0")
+        assert_close(f(-1.0, 2.0, -2.0), 1.0, "a < 0, d < 0")
+        assert_close(f(0.0, 2.0, -5.0), 1.0, "a = 0, capped at 1")
