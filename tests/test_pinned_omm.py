@@ -303,3 +303,49 @@ def test_table1_symbolic_no_case_and_run():
     from bounds.base import PreconditionError
     with pytest.raises(PreconditionError, match="phi <= rho"):
         check("OMM-TAB1", X, y, kernel="linear", params={"phi_t": 1.0})
+
+
+def _num_rows(name, thetas):
+    """m, γ̄ = min_t y_t(wᵀx_t + b)/‖w‖ and τ (first t whose hypothesis separates the data) per variant, from runs
+    done here on the App. B.2 variants with the shared permutation of seed 0."""
+    from adversaries.realdata import preprocessed, variant
+
+    n = len(preprocessed()[1])
+    idx = np.random.default_rng(0).permutation(n)
+    out = {}
+    for bias0 in (True, False):
+        for theta in thetas:
+            v = variant(theta, bias0)
+            X, y = v.X[idx], v.y[idx]
+            lrn = learners.make(name, kernel="linear")
+            tr = lrn.run(X, y)
+            h = tr.final
+            gbar = float((v.y * (v.X @ h.w + h.b)).min() / np.linalg.norm(h.w))
+            lrn = learners.make(name, kernel="linear")
+            lrn.reset()
+            tau = None
+            for t in range(n):
+                lrn.learn(X[t], int(y[t]))
+                hh = lrn.hypothesis()
+                if hh.w is not None and np.any(hh.w) and (v.y * (v.X @ hh.w + hh.b)).min() > 0:
+                    tau = t + 1
+                    break
+            out[(theta, bias0)] = (tr.M, gbar, tau)
+    return out
+
+
+@pytest.mark.claim("OMM-NUM")
+def test_omm_num_invariant_and_degrading_learners():
+    """Invariant e-OMM: lhs = the largest change of m, τ and γ̄ against (θ = 0, b* = 0); the Perceptron with a
+    bias is not invariant: lhs = m(θ = 0, b* = 0) + 1 against the largest m over the variants."""
+    thetas = [0.0, 1.0]
+    rows = _num_rows("omm-efficient", thetas)
+    m0, g0, t0 = rows[(0.0, True)]
+    dev = max(max(abs(m - m0), 0.0 if tau == t0 else math.inf, abs(g - g0)) for m, g, tau in rows.values())
+    r = check("OMM-NUM", learner="omm-efficient", params={"thetas": thetas})
+    assert (r.terms["m"], r.terms["tau"], r.terms["variants"]) == (m0, t0, 4)
+    assert_close(r.terms["gamma_bar"], g0, "gamma bar")
+    assert_close(r.lhs, dev, "largest change", atol=1e-12)
+    rows = _num_rows("perceptron-bias", thetas)
+    r = check("OMM-NUM", learner="perceptron-bias", params={"thetas": thetas})
+    assert r.lhs == rows[(0.0, True)][0] + 1 and r.rhs == max(m for m, _, _ in rows.values())
