@@ -481,3 +481,21 @@ def test_kernels_match_their_definitions(spec):
     assert np.allclose(kern.row(X[2], X), want[2], rtol=1e-12, atol=1e-15)
     assert_close(kern(X[1], X[3]), want[1, 3], "kappa(u, v)")
     assert_close(kern.kxx(X[4]), 1.0, "unit diagonal")
+
+
+@pytest.mark.claim("BOGD-H")
+def test_bogd_h_printed_reading_fails_with_equal_weights():
+    """γη = 0.05 caps every weight, so all α_i are equal at the removal rounds while κ_ii = ‖x_i‖² differ (linear
+    kernel): H = α²(BΣκ_ii − (Σ√κ_ii)²) > 0 although the α_i are equal. The printed reading ("= 0 iff the α_i are
+    equal") is violated by max H/(B·max α²κ) over those rounds; the corrected one (α_i√κ_ii) holds."""
+    X, y = tiny_sequence(30, 2, seed=5, noise=0.3)
+    params = dict(B=3, lam=0.1, eta=0.5, gamma=0.1, seed=1)
+    rows = [r for r in replay_bogd(gram(X), y, 3, 0.1, 0.5, 0.1, 1, "eq16") if r.get("removal")]
+    defects = [(3 * float(np.sum(r["alphas"] ** 2 * r["kd"])) - float(np.sum(r["alphas"] * np.sqrt(r["kd"]))) ** 2)
+               / (3 * float(np.max(r["alphas"] ** 2 * r["kd"]))) for r in rows if np.ptp(r["alphas"]) == 0]
+    assert len(defects) >= 10
+    r = check("BOGD-H", X, y, kernel="linear", learner="bogd++", params={**params, "reading": "printed"})
+    assert_close(r.lhs, max(defects), "relative H at equal weights")
+    assert r.holds is False
+    r = check("BOGD-H", X, y, kernel="linear", learner="bogd++", params={**params, "reading": "corrected"})
+    assert r.holds is True
