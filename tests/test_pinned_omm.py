@@ -343,7 +343,8 @@ def test_omm_num_invariant_and_degrading_learners():
     m0, g0, t0 = rows[(0.0, True)]
     dev = max(max(abs(m - m0), 0.0 if tau == t0 else math.inf, abs(g - g0)) for m, g, tau in rows.values())
     r = check("OMM-NUM", learner="omm-efficient", params={"thetas": thetas})
-    assert (r.terms["m"], r.terms["tau"], r.terms["variants"]) == (m0, t0, 4)
+    assert (r.terms["m"], r.terms["tau"], r.terms["variants"], r.rhs) == (m0, t0, 4, 0.0)
+    assert r.tolerance == 1e-6
     assert_close(r.terms["gamma_bar"], g0, "gamma bar")
     assert_close(r.lhs, dev, "largest change", atol=1e-12)
     rows = _num_rows("perceptron-bias", thetas)
