@@ -18,6 +18,7 @@ from scipy import stats
 
 import learners
 from bounds import alignment, bogd, pomd  # noqa: F401  (the modules pinned here)
+from learners import gram_factor, kernels, ogd, pomd as _pomd  # noqa: F401  (replayed here)
 from bounds.base import PreconditionError
 from bounds.registry import check
 from pinned import Comparator, assert_close, assert_columns, column, gram, replay_bogd, tiny_sequence

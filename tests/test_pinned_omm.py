@@ -17,6 +17,7 @@ import pytest
 import learners
 from adversaries import make_sequence
 from bounds import omm, omm_kappa  # noqa: F401  (the modules pinned here)
+from learners import margin_baselines, omm as _omm  # noqa: F401  (run here)
 from bounds.omm_kappa import (kappa, kappa_circ_closed, s51_bound, s51_factor, s51_factor_corrected,
                               table1_iterations, table1_mistakes, theorem41_bound)
 from bounds.registry import check
