@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 import learners
-from bounds import ahpatron, ahpatron_symbolic, avp, perceptron  # noqa: F401  (the modules pinned here)
-from learners import ahpatron as _ahpatron, avp as _avp, expansion, kernels  # noqa: F401  (replayed here)
+from bounds import ahpatron, ahpatron_symbolic, avp  # noqa: F401  (the modules pinned here)
+from learners import ahpatron as _ahpatron, avp as _avp, expansion  # noqa: F401  (replayed here)
 from bounds.base import PreconditionError
 from bounds.registry import check
 from pinned import Comparator, assert_close, assert_columns, column, gram, replay_aggressive, tiny_sequence

@@ -17,9 +17,9 @@ import pytest
 from scipy import stats
 
 import learners
-from bounds import constructions, forgetron, forgetron_tuned, perceptron  # noqa: F401  (the modules pinned here)
-from learners import base, budget_baselines, expansion, kernels, trace  # noqa: F401  (replayed here)
-from learners import forgetron as _forgetron, forgetron_tuned as _tuned, perceptron as _perceptron  # noqa: F401
+from bounds import constructions, forgetron, forgetron_tuned  # noqa: F401  (the modules pinned here)
+from learners import budget_baselines, expansion  # noqa: F401  (replayed here)
+from learners import forgetron as _forgetron, forgetron_tuned as _tuned  # noqa: F401
 from bounds.registry import check
 from pinned import (Comparator, Psi, assert_close, assert_columns, column, forgetron_U, gram, phi_eq43,
                     replay_shrink_remove, tiny_sequence)
