@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import learners
-from bounds import ahpatron, ahpatron_symbolic, avp  # noqa: F401  (the modules pinned here)
+from bounds import ahpatron, ahpatron_symbolic, avp, oracle  # noqa: F401  (the modules pinned here)
 from learners import ahpatron as _ahpatron, avp as _avp, expansion  # noqa: F401  (replayed here)
 from bounds.base import PreconditionError
 from bounds.registry import check

@@ -17,7 +17,7 @@ import pytest
 from scipy import stats
 
 import learners
-from bounds import constructions, forgetron, forgetron_tuned  # noqa: F401  (the modules pinned here)
+from bounds import constructions, forgetron, forgetron_tuned, oracle  # noqa: F401  (the modules pinned here)
 from learners import budget_baselines, expansion  # noqa: F401  (replayed here)
 from learners import forgetron as _forgetron, forgetron_tuned as _tuned  # noqa: F401
 from bounds.registry import check
