@@ -669,3 +669,13 @@ def test_eq43_printed_form_by_hand():
         assert_close(f(1.0, 2.0, -15 / 32), -1 + math.sqrt(47 / 32), "a > 0")
         assert_close(f(-1.0, 2.0, -2.0), 1.0, "a < 0, d < 0")
         assert_close(f(0.0, 2.0, -5.0), 1.0, "a = 0, capped at 1")
+
+
+@pytest.mark.claim("FGT-TAB")
+def test_fgt_tab_default_columns():
+    """Without a learner the rows are Table 8.1's Perceptron, self-tuned and greedy columns (B = p/4, p/2, p)."""
+    r = check("FGT-TAB", params={"T": 100})
+    labels = {f"synth ({tag}) {name}{lab}" for tag in ("5%", "10%")
+              for name in ("forgetron-self-tuned", "forgetron-greedy") for lab in (" B=p/4", " B=p/2", " B=p")}
+    labels |= {"synth (5%) perceptron", "synth (10%) perceptron"}
+    assert set(r.terms["rows"]) == labels
