@@ -452,3 +452,17 @@ def test_ahp_tab3_setting_preconditions():
         check("AHP-TAB3", X, y, kernel=GAUSS, params={**p, "eps": 0.75})
     with pytest.raises(PreconditionError, match="experiments' setting"):
         check("AHP-TAB3", X, y, kernel=GAUSS, params={"B": 8, "T_min": 10})
+
+
+@pytest.mark.claim("AHP-T6")
+def test_ahp_t6_no_halving_witness_by_hand():
+    """bounds/witnesses/AHP-T6-no-halving.json: T = 1, x = 1, y = −1 (a mistake), f = −0.2κ(1, ·), U = 0.2, B = 16,
+    ζ = 2, γ = ½: a_ζ = (¼ + 9)·0.2/4 = 0.4625, L = 0.8, ‖f‖² = 0.04, |N_T| = 0:
+    rhs = 0.8 + 0.4625·0.8/0.5 + (1 − 4)/0.5·0.04·4/0.2 = 0.8 + 0.74 − 4.8 = −3.26 < 1 = |M_T|."""
+    params = {"B": 16, "preset": "experiments", "U": 0.2, "lam": 0.025, "eps": 0.9, "zeta": 2.0, "gamma": 0.5}
+    g = Comparator(np.array([[1.0]]), [-0.2], "linear")
+    r = check("AHP-T6", np.array([[1.0]]), np.array([-1]), kernel="linear", params=params, comparator=g.expansion)
+    assert r.lhs == 1
+    assert_close(r.rhs, 0.8 + 0.4625 * 0.8 / 0.5 - 6 * 0.04 * 4 / 0.2, "rhs")
+    assert_close(r.rhs, -3.26, "rhs digits")
+    assert r.holds is False

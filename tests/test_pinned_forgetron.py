@@ -679,3 +679,33 @@ def test_fgt_tab_default_columns():
               for name in ("forgetron-self-tuned", "forgetron-greedy") for lab in (" B=p/4", " B=p/2", " B=p")}
     labels |= {"synth (5%) perceptron", "synth (10%) perceptron"}
     assert set(r.terms["rows"]) == labels
+
+
+@pytest.mark.claim("FGT-L6")
+def test_fgt_l6_erratum_witness_recomputed():
+    """bounds/witnesses/FGT-L6-any-g.json: basic Forgetron, B = 1, Gaussian kernel, T = 3, a comparator of norm ≈ 1.49
+    > U = ¼√(2/ln 2). Replayed here: lhs = M − Σ_J Ψ_t, rhs = ‖g‖²(1 + Σ_J ln(1/Φ_t)) + 2Σ_J ℓ*_t; the printed
+    lemma fails by lhs − rhs ≈ 0.0897, and the corrected lemma (‖g‖ ≤ U) refuses this g."""
+    import json
+    from pathlib import Path
+
+    w = json.loads((Path(forgetron.__file__).parent / "witnesses" / "FGT-L6-any-g.json").read_text())
+    X, y = np.asarray(w["X"], float), np.asarray(w["y"])
+    gauss = "gaussian:sigma=1"
+    rows = replay_shrink_remove(gram(X, gauss), y, 1, "basic", forgetron_U(1))
+    J = np.array([r["J"] for r in rows])
+    Xg, ag = np.asarray(w["comparator"]["X"], float), np.asarray(w["comparator"]["alpha"], float)
+    gv = gram(X, gauss, Xg) @ ag
+    g_sq = float(ag @ gram(Xg, gauss) @ ag)
+    S = -sum(math.log(r["Phi"]) for r in rows if r["J"])
+    lhs = J.sum() - sum(r["Psi"] for r in rows if r["J"])
+    rhs = g_sq * (1 + S) + 2 * sum(max(0.0, 1 - y[t] * gv[t]) for t in range(len(y)) if J[t])
+    g = learners.KernelExpansion.from_points(learners.parse_kernel(gauss), Xg, ag)
+    r = check("FGT-L6", X, y, kernel=gauss, learner="forgetron-basic", params={"B": 1}, comparator=g)
+    assert_close(r.lhs, lhs, "M - sum Psi")
+    assert_close(r.rhs, rhs, "||g||^2 (1 + S) + 2 sum l*")
+    assert_close(r.lhs, w["lhs"], "recorded lhs", rtol=1e-9)
+    assert_close(r.rhs, w["rhs"], "recorded rhs", rtol=1e-9)
+    assert r.holds is False and math.sqrt(g_sq) > forgetron_U(1)
+    with pytest.raises(Exception, match="U"):
+        check("FGT-L6", X, y, kernel=gauss, learner="forgetron-basic", params={"B": 1, "within_U": 1}, comparator=g)

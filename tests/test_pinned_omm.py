@@ -351,3 +351,15 @@ def test_omm_num_invariant_and_degrading_learners():
     rows = _num_rows("perceptron-bias", thetas)
     r = check("OMM-NUM", learner="perceptron-bias", params={"thetas": thetas})
     assert r.lhs == rows[(0.0, True)][0] + 1 and r.rhs == max(m for m, _, _ in rows.values())
+
+
+@pytest.mark.claim("PER-TIGHT")
+def test_per_tight_bias_witness_by_hand():
+    """bounds/witnesses/PER-TIGHT-bias.json: e_1..e_4 labelled (−, +, −, −) against the learner, d mistakes; with a
+    bias γ* = ½√(1/P + 1/N) (half the distance of the class centroids) = ½√(4/3), not 1/√d = ½: the reported defect
+    is γ* − ½ = 1/√3 − ½ ≈ 0.0774 (the mistakes row, d = 4 = M, has slack 0)."""
+    X, y = np.eye(4), np.array([-1, 1, -1, -1])
+    r = check("PER-TIGHT", X, y, kernel="linear", learner="omm-conservative")
+    assert r.terms["mistakes"] == 4 and r.terms["which"] == "gamma*"
+    assert_close(r.lhs, 0.5 * math.sqrt(1 + 1 / 3) - 0.5, "gamma* - 1/sqrt(d)", rtol=1e-6)
+    assert r.holds is False
