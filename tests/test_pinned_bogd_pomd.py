@@ -500,3 +500,18 @@ def test_bogd_h_printed_reading_fails_with_equal_weights():
     assert r.holds is False
     r = check("BOGD-H", X, y, kernel="linear", learner="bogd++", params={**params, "reading": "corrected"})
     assert r.holds is True
+
+
+def test_gram_factor_schur_is_the_determinant_ratio():
+    """The incremental Cholesky factor behind α_t (003 eq. 4): from a 3-point Gram matrix and grown by one point,
+    L Lᵀ = K_S and the Schur complement κ(x, x) − kᵀK_S⁻¹k = det K_{S∪{x}}/det K_S."""
+    X, _ = _seq(5, seed=2)
+    K = gram(X, GAUSS)
+    f = gram_factor.GramFactor.from_gram(K[:3, :3])
+    assert np.allclose(f.L @ f.L.T, K[:3, :3], atol=1e-12)
+    l, s = f.schur(K[:3, 3], K[3, 3])
+    assert_close(s, np.linalg.det(K[:4, :4]) / np.linalg.det(K[:3, :3]), "Schur = det ratio", rtol=1e-9)
+    f.append(K[:3, 3], K[3, 3])
+    assert len(f) == 4 and np.allclose(f.L @ f.L.T, K[:4, :4], atol=1e-12)
+    assert np.allclose(f.solve(K[:4, 4]), np.linalg.solve(K[:4, :4], K[:4, 4]), rtol=1e-9)
+    assert_close(f.logdet(), math.log(np.linalg.det(K[:4, :4])), "log det")

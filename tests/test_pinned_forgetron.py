@@ -709,3 +709,9 @@ def test_fgt_l6_erratum_witness_recomputed():
     assert r.holds is False and math.sqrt(g_sq) > forgetron_U(1)
     with pytest.raises(Exception, match="U"):
         check("FGT-L6", X, y, kernel=gauss, learner="forgetron-basic", params={"B": 1, "within_U": 1}, comparator=g)
+
+
+def test_shrinking_perceptron_records_its_radius():
+    """Φ_t of eq. 24 refers to the radius U the learner records (the default U = ∞ is not recorded)."""
+    assert learners.make("shrinking-perceptron", phi=0.5, U=0.8).params["U"] == 0.8
+    assert "U" not in learners.make("shrinking-perceptron", phi=0.5).params
