@@ -715,3 +715,18 @@ def test_shrinking_perceptron_records_its_radius():
     """Φ_t of eq. 24 refers to the radius U the learner records (the default U = ∞ is not recorded)."""
     assert learners.make("shrinking-perceptron", phi=0.5, U=0.8).params["U"] == 0.8
     assert "U" not in learners.make("shrinking-perceptron", phi=0.5).params
+
+
+def test_shrinking_schedule_length():
+    """A φ schedule with exactly T entries covers the run; one entry short fails on the last round, naming it."""
+    X, y = np.array([E1, -E1, E1]), np.array([1, 1, 1])  # three mistakes: f = 0, then −0.5, then −0.3
+    tr = learners.make("shrinking-perceptron", kernel="linear", phi=[0.5, 0.6, 0.7]).run(X, y)
+    assert list(tr["phi"]) == [0.5, 0.6, 0.7]
+    with pytest.raises(ValueError, match="round 3"):
+        learners.make("shrinking-perceptron", kernel="linear", phi=[0.5, 0.6]).run(X, y)
+
+
+def test_oracle_zero_radius_is_exact():
+    """min over ‖f‖ ≤ 0 of c_L·L_T(f) is c_L·T (f = 0), and its certified lower bound is the same number."""
+    res = oracle.HingeOracle(np.array([E1, E2, -E1]), np.array([1, -1, 1]), "linear").minimise(2.0, 0.0, 0.0)
+    assert res.value == 6.0 and res.lower == 6.0
