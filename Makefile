@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: report test test-thorough bench campaign fuzz venv clean
+.PHONY: report test test-thorough bench campaign fuzz mutate venv clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -29,6 +29,24 @@ test-thorough: $(STAMP)   ## long counterexample hunts (opt-in)
 
 fuzz: $(STAMP)     ## the opt-in fuzz campaign of malformed inputs (10,000 cases; summary in fuzz-report.json)
 	$(BLAS1) $(BIN)/python tests/fuzz_campaign.py --cases 10000 --seed 0 --out fuzz-report.json
+
+# Mutation testing (opt-in, not in CI): ../shared/tools/mutate.py samples MUT_N mutants of learners/ and bounds/, runs
+# the tests that import each mutated module (survivors are confirmed on the full suite) and prints the kill rate per
+# file and every survivor. Narrow it with MUT_TARGETS='bounds/forgetron.py' MUT_N=40; MUT_OUT keeps the results
+# (MUT_ARGS=--resume continues an interrupted run). Needs ../shared beside the checkout.
+MUTATE := ../shared/tools/mutate.py
+MUT_N ?= 400
+MUT_SEED ?= 1
+MUT_WORKERS ?= 2
+MUT_TARGETS ?= 'learners/*.py' 'bounds/*.py'
+MUT_WORKDIR ?= /tmp/mut-$(notdir $(CURDIR))
+MUT_OUT ?= mutate-results.jsonl
+MUT_ARGS ?=
+
+mutate: $(STAMP)   ## mutation kill rate of the test suite (opt-in; long: about 20 s per mutant and worker)
+	@test -f $(MUTATE) || { echo "make mutate: $(MUTATE) not found (it needs ../shared beside the checkout)"; exit 2; }
+	python3 $(MUTATE) --tree $(CURDIR) --targets $(MUT_TARGETS) --n $(MUT_N) --seed $(MUT_SEED) --workers $(MUT_WORKERS) \
+		--tests targeted --python $(abspath $(BIN)/python) --workdir $(MUT_WORKDIR) --out $(MUT_OUT) $(MUT_ARGS)
 
 bench: $(STAMP)   ## compiled vs generic learner.run on the Forgetron synthetic set (issue 11), then the older benches
 	$(BLAS1) $(BIN)/python benchmarks/bench_compiled.py

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
+import mpmath
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -35,21 +37,47 @@ def test_short_schedule_is_reported():
         learners.make("avp", lam=[1.0, 1.0, 1.0]).run(X, y)
 
 
-def replay_by_hand(X, y, U, lam, eps):
-    """Algorithm 1 written out with explicit coefficient vectors over the rounds (linear kernel)."""
+BAND = 1e-9
+"""Margins within BAND of a threshold of Algorithm 1 (0 and 1 − ε) are ties for float64: the learner's score there
+carries rounding error of order 1e-16 (BLAS dot products may fuse multiply-adds, so even an exact cancellation such as
+f = 0.7κ(x, ·) − 0.7κ(x, ·) can come out as ±1e-17), so either side is a faithful float64 run of the algorithm."""
+
+
+def _exact(v) -> Fraction:
+    """A float64 or mpmath number as an exact rational."""
+    if isinstance(v, mpmath.mpf):
+        man, exp = v.man_exp
+        return Fraction(int(man)) * Fraction(2) ** int(exp)
+    return Fraction(float(v))
+
+
+def replay_exact(X, y, U, lam, eps, learner_updates):
+    """Algorithm 1 (linear kernel) over exact rationals: K, λ, ε and every coefficient are Fractions; the projection
+    factor U/‖f̃‖ is computed at 60 digits and kept as a rational, so exact cancellations (repeated points with
+    opposite labels) give a margin of exactly 0 and ‖f̃‖² is never negative.
+
+    Returns the exact coefficients and per round (margin, in M'_T, in N_T, tie), where ``tie`` marks a margin within
+    BAND of 0 or 1 − ε. On tie rounds the replay follows the learner's decision (``learner_updates[t]``), so the
+    two runs stay comparable afterwards; elsewhere it decides by the exact margin."""
     T = len(y)
-    K = X @ X.T
-    a = np.zeros(T)
+    Xq = [[_exact(v) for v in row] for row in X]
+    K = [[sum(a * b for a, b in zip(Xq[i], Xq[j])) for j in range(T)] for i in range(T)]
+    lam_q, thr, Uq = _exact(lam), 1 - _exact(eps), _exact(U)
+    a = [Fraction(0)] * T
     out = []
     for t in range(T):
-        fx = a @ K[:, t]
-        m = y[t] * fx
-        out.append((m <= 0, 0 < m < 1 - eps))
-        if m < 1 - eps:
-            a[t] += lam * y[t]
-            n = math.sqrt(a @ K @ a)
-            if n > U:
-                a *= U / n
+        m = int(y[t]) * sum(a[i] * K[i][t] for i in range(T))
+        tie = abs(m) <= BAND or abs(m - thr) <= BAND
+        out.append((m, m <= 0, 0 < m < thr, tie))
+        if (bool(learner_updates[t]) if tie else m < thr):
+            a[t] += lam_q * int(y[t])
+            nsq = sum(a[i] * a[j] * K[i][j] for i in range(T) for j in range(T))
+            assert nsq >= 0
+            if nsq > Uq * Uq:
+                with mpmath.workdps(60):
+                    s = _exact(mpmath.mpf(Uq.numerator) / Uq.denominator
+                               / mpmath.sqrt(mpmath.mpf(nsq.numerator) / nsq.denominator))
+                a = [s * v for v in a]
     return a, out
 
 
@@ -58,13 +86,32 @@ def replay_by_hand(X, y, U, lam, eps):
 def test_avp_follows_algorithm_1(seq):
     X, y = seq
     tr = learners.make("avp", kernel="linear", U=0.8, lam=0.7, eps=0.6).run(X, y)
-    a, sets = replay_by_hand(X, y.astype(float), 0.8, 0.7, 0.6)
-    assert [bool(v) for v in tr["M_prime"]] == [s[0] for s in sets]
-    assert [bool(v) for v in tr["N"]] == [s[1] for s in sets]
+    a, rounds = replay_exact(X, y, 0.8, 0.7, 0.6, tr.updated)
+    for t, (m, in_m, in_n, tie) in enumerate(rounds):
+        if tie:  # both sides are float64-faithful; the learner's sets must still be consistent with its score
+            assert bool(tr["M_prime"][t]) == bool(y[t] * tr.score[t] <= 0)
+            assert bool(tr["N"][t]) == bool(0 < y[t] * tr.score[t] < 1 - 0.6)
+            if tr.score[t] == 0.0:  # an exact zero score: the paper's convention puts it in M'_T
+                assert tr["M_prime"][t]
+            continue
+        assert bool(tr["M_prime"][t]) == in_m, (t, float(m))
+        assert bool(tr["N"][t]) == in_n, (t, float(m))
+        assert bool(tr.updated[t]) == (m < 1 - Fraction(0.6)), (t, float(m))
     f = tr.final
     K = X @ X.T
-    assert np.allclose(f.values(X), K @ a, atol=1e-9)
+    assert np.allclose(f.values(X), K @ np.array([float(v) for v in a]), atol=1e-9)
     assert np.all(tr.norm <= 0.8 * (1 + 1e-12))
+
+
+def test_exact_replay_sees_the_cancellation_tie():
+    """The case that made the float replay flaky: x repeated with labels −1, +1 gives f_3 = −0.7κ(x,·) + 0.7κ(x,·)
+    = 0 exactly, so round 3 has margin exactly 0 (a tie: in M'_T by the paper's convention)."""
+    X, y = np.full((4, 1), 0.75), np.array([-1, 1, -1, -1], np.int8)
+    tr = learners.make("avp", kernel="linear", U=0.8, lam=0.7, eps=0.6).run(X, y)
+    _, rounds = replay_exact(X, y, 0.8, 0.7, 0.6, tr.updated)
+    assert rounds[2][0] == 0 and rounds[2][1] and rounds[2][3]
+    assert [r[3] for r in rounds] == [True, False, True, False]
+    assert abs(float(y[2] * tr.score[2])) <= BAND
 
 
 def test_corollary2_rate_counts_the_current_round():

@@ -1,0 +1,365 @@
+"""Pinned reference values for paper 004 (online maximum margin): OMM-L31, OMM-L41, OMM-L42, OMM-L43, OMM-K2,
+OMM-L44, OMM-T41, OMM-S51, OMM-TAB1, OMM-TI, OMM-EX51, OMM-APPA, OMM-NUM, PER-TIGHT.
+
+bounds/omm.py is being reworked (certified γ* brackets), so the OMM claims are pinned through the public ``check``
+API and the closed forms of bounds/omm_kappa.py, against values computed here by hand from 004's printed formulas
+(§5.1 closed form of κ∘ and its three-regime display, Table 1, App. A, Example 5.1, Lemma 3.1). Tolerance 1e-9
+relative + 1e-9 absolute unless stated (1e-6 for conic-solver margins, the calculators' own reported tolerance).
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import learners
+from adversaries import make_sequence
+from bounds import omm, omm_kappa  # noqa: F401  (the modules pinned here)
+from learners import margin_baselines, omm as _omm  # noqa: F401  (run here)
+from bounds.omm_kappa import (kappa, kappa_circ_closed, s51_bound, s51_factor, s51_factor_corrected,
+                              table1_iterations, table1_mistakes, theorem41_bound)
+from bounds.registry import check
+from pinned import assert_close
+
+DUMMY = (np.zeros((1, 2)), np.array([1]))  # the symbolic modes ignore the sequence
+
+
+# ------------------------------------------------------------------------------------------ κ∘ closed form
+@pytest.mark.claim("OMM-K2")
+@pytest.mark.parametrize("delta, eta, want", [
+    (0.5, -0.1, 1.0),                             # η < 0 ≤ δ
+    (0.5, 0.0, 1.0),                              # η = 0: √(1 − 0) (second case)
+    (0.5, 0.2, math.sqrt(1 - 0.2 ** 2 / 0.25)),   # 0 ≤ η ≤ min{δ², δ} = 0.25
+    (0.5, 0.25, math.sqrt(1 - 0.25 ** 2 / 0.25)),  # η = δ²: both middle cases give √(1 − δ²) = √0.75
+    (0.5, 0.3, math.sqrt(1 + 0.25 - 0.6)),        # δ² < η ≤ δ
+    (0.5, 0.5, math.sqrt(1 + 0.25 - 1.0)),        # η = δ: ½
+    (2.0, 1.5, math.sqrt(1 - 1.5 ** 2 / 4)),      # δ > 1: min{δ², δ} = δ
+    (0.5, 0.6, -math.inf), (-0.1, -0.2, -math.inf),  # max{0, η} > δ
+])
+def test_kappa_circ_closed_form_by_hand(delta, eta, want):
+    """§5.1: κ∘(δ, η) = 1 (η < 0 ≤ δ); √(1 − η²/δ²) (0 ≤ η ≤ min{δ², δ}); √(1 + δ² − 2η) (δ² < η ≤ δ);
+    −∞ (max{0, η} > δ)."""
+    got = kappa_circ_closed(delta, eta)
+    if math.isinf(want):
+        assert got == want
+    else:
+        assert_close(got, want, f"kappa_circ({delta}, {eta})")
+
+
+def test_kappa_circ_regime_boundary_is_continuous():
+    """At η = δ² the two middle cases agree (√(1 − δ²)); just across it each formula applies."""
+    d = 0.6
+    left, right = kappa_circ_closed(d, d * d * (1 - 1e-12)), kappa_circ_closed(d, d * d * (1 + 1e-12))
+    assert_close(left, math.sqrt(1 - d * d), "left", rtol=1e-9)
+    assert_close(right, math.sqrt(1 - d * d), "right", rtol=1e-9)
+    assert_close(kappa_circ_closed(d, 0.4), math.sqrt(1 + 0.36 - 0.8), "above delta^2")
+    assert_close(kappa_circ_closed(d, 0.3), math.sqrt(1 - 0.09 / 0.36), "below delta^2")
+
+
+@pytest.mark.claim("OMM-K2")
+def test_omm_k2_reports_the_closed_form():
+    r = check("OMM-K2", params={"delta": 0.5, "eta": 0.3})
+    assert_close(r.terms["closed form"], math.sqrt(0.65), "closed form")
+    assert_close(r.terms["eq. 5 numerical"], math.sqrt(0.65), "numerical", rtol=1e-6)
+    assert r.tolerance == 1e-6 and r.holds is True
+    w = r.terms["witness"]  # the maximiser of eq. 5: u = e_1, ‖z‖ = δ, uᵀz = η
+    assert_close(w["norm_z"], 0.5, "||z||", rtol=1e-6)
+    assert_close(w["uTz"], 0.3, "u.z", rtol=1e-6)
+    assert np.allclose(w["z"], [0.3, 0.4], atol=1e-6) and w["u"] == [1.0, 0.0]
+
+
+@pytest.mark.claim("OMM-L43")
+def test_omm_l43_l3_norm_case():
+    """For p = 3 (no closed form) the value of eq. 5 at δ = ½, η = ¼ is strictly below 1 (printed case "< 1") and
+    at least the value at the l_3 point u = e_1, z = ηe_1 + ... (β = 0 gives 1 only when infeasible)."""
+    r = check("OMM-L43", params={"delta": 0.5, "eta": 0.25, "p": 3.0})
+    assert r.terms["printed case(s)"] == "< 1"
+    assert 0.5 < r.terms["kappa_circ (eq. 5)"] < 1.0 and r.lhs == 0
+
+
+@pytest.mark.claim("OMM-L43")
+@pytest.mark.parametrize("delta, eta, case, value", [(0.5, -0.1, "= 1", 1.0), (0.5, 0.25, "< 1", math.sqrt(0.75)),
+                                                     (0.2, 0.3, "= -inf", -math.inf)])
+def test_omm_l43_cases(delta, eta, case, value):
+    r = check("OMM-L43", params={"delta": delta, "eta": eta})
+    assert r.terms["printed case(s)"] == case
+    if math.isinf(value):
+        assert r.terms["kappa_circ (eq. 5)"] == value
+    else:
+        assert_close(r.terms["kappa_circ (eq. 5)"], value, "kappa_circ")
+    assert r.lhs == 0 and r.holds is True
+
+
+def test_kappa_r_phi_substitution():
+    """κ(r, φ) = κ∘(r/2, (1 − φ)/2) (eq. 6): r = 1, φ = 0 gives δ = ½, η = ½ > δ² = ¼: √(1 + ¼ − 1) = ½;
+    r = 1.2, φ = 0.5: δ = 0.6, η = 0.25 ≤ 0.36: √(1 − 0.0625/0.36)."""
+    assert_close(kappa(1.0, 0.0), 0.5, "kappa(1, 0)")
+    assert_close(kappa(1.2, 0.5), math.sqrt(1 - 0.0625 / 0.36), "kappa(1.2, 0.5)")
+    assert kappa(0.4, 0.0) == -math.inf  # r/2 = 0.2 < (1 − φ)/2 = 0.5: infeasible
+
+
+# ------------------------------------------------------------------------------------------ bounds as printed
+@pytest.mark.claim("OMM-T41")
+def test_theorem41_bound_by_hand():
+    """m(φ) ≤ 0 if φ < 1 − r, else log(γ₃/γ*)/(−log κ(r, φ)): r = 1, φ = 0: κ = ½, γ₃/γ* = e: 1/log 2."""
+    assert theorem41_bound(0.5, 0.4, 3.0, 1.0) == 0.0  # φ = 0.4 < 1 − r = 0.5
+    assert_close(theorem41_bound(1.0, 0.0, 2 * math.e, 2.0), 1 / math.log(2), "T41")
+    assert_close(theorem41_bound(1.2, 0.5, 4.0, 2.0), math.log(2) / -math.log(math.sqrt(1 - 0.0625 / 0.36)), "T41")
+    assert theorem41_bound(1.0, 0.0, 3.0, 1.0, kap=1.0) == math.inf and theorem41_bound(1.0, 0.0, 3.0, 1.0, kap=0.0) == 0
+
+
+@pytest.mark.claim("OMM-S51")
+@pytest.mark.parametrize("r, phi, X", [
+    (0.5, 0.0, None),                           # r/(1 − φ) = 0.5 < 1: bound 0
+    (1.0, 0.0, 0.25),                           # 1 ≤ q = 1 < √2: φ + r²/4
+    (1.3, 0.0, 1.3 ** 2 / 4),                   # q = 1.3 < √2
+    (1.5, 0.0, 1 - (1 / 1.5) ** 2),             # q ≥ √2: 1 − ((1 − φ)/r)²
+    (0.8, 0.5, 1 - (0.5 / 0.8) ** 2),           # q = 1.6 ≥ √2 (the printed regime)
+])
+def test_s51_display_as_printed(r, phi, X):
+    got = s51_factor(r, phi)
+    if X is None:
+        assert got is None and s51_bound(r, phi, 3.0, 1.0) == 0.0
+        return
+    assert_close(got, X, "X")
+    assert_close(s51_bound(r, phi, 6.0, 2.0), 2 * math.log(3.0) / -math.log(X), "2 log(g3/g*)/(-log X)")
+
+
+def test_s51_bound_degenerate_factors():
+    """X ≥ 1 gives an infinite bound (φ = −1.5, r = 3.4: q = 1.36, X = −1.5 + 2.89), X ≤ 0 gives 0 (φ = −1, r = 2:
+    X = −1 + 1 = 0)."""
+    assert_close(s51_factor(3.4, -1.5), -1.5 + 3.4 ** 2 / 4, "X")
+    assert s51_bound(3.4, -1.5, 3.0, 1.0) == math.inf
+    assert s51_bound(2.0, -1.0, 3.0, 1.0) == 0.0
+
+
+def test_s51_corrected_regime_boundary():
+    """κ(r, φ)² switches case at r² = 2(1 − φ) (from δ² < η ⇔ r²/4 < (1 − φ)/2), not at r = √2(1 − φ)."""
+    assert_close(s51_factor_corrected(0.8, 0.5), 0.5 + 0.16, "phi + r^2/4")  # r² = 0.64 < 1
+    assert_close(kappa(0.8, 0.5) ** 2, 0.66, "kappa^2")
+    assert_close(s51_factor_corrected(1.5, 0.0), 1 - 1 / 2.25, "1 - ((1-phi)/r)^2")
+    assert s51_factor_corrected(0.4, 0.5) is None  # r < 1 − φ
+
+
+@pytest.mark.claim("OMM-S51")
+@pytest.mark.claim("OMM-TAB1")
+def test_s51_and_table1_symbolic_erratum_value():
+    """At r = 0.8, φ = ½ the printed regime gives X = 1 − (0.5/0.8)² = 39/64 while κ(r, φ)² = ½ + 0.16 = 33/50:
+    |39/64 − 33/50| = 81/1600 exactly (the OMM-S51-regime erratum); at r = 1.3, φ = 0 they agree (lhs 0)."""
+    want = abs(Fraction(39, 64) - Fraction(33, 50))
+    assert want == Fraction(81, 1600)
+    for cid, key in (("OMM-S51", "phi_s"), ("OMM-TAB1", "phi_t")):
+        r = check(cid, *DUMMY, params={"mode": "symbolic", "r": 0.8, key: 0.5})
+        assert r.lhs == float(want) and r.holds is False
+        r = check(cid, *DUMMY, params={"mode": "symbolic", "r": 1.3, key: 0.0})
+        assert r.lhs == 0 and r.holds is True
+
+
+@pytest.mark.claim("OMM-TAB1")
+def test_table1_by_hand():
+    """Table 1's OMM row at γ₃ = 6, γ* = 2 (log(γ₃/γ*) = log 3)."""
+    L = math.log(3.0)
+    assert table1_mistakes(0.9, 6.0, 2.0) == 2.0
+    assert_close(table1_mistakes(1.2, 6.0, 2.0), 2 + L / -math.log(0.6), "1 <= r < sqrt2")
+    assert_close(table1_mistakes(1.5, 6.0, 2.0), 2 + 2 * L / -math.log(1 - 1 / 2.25), "r >= sqrt2")
+    assert_close(table1_mistakes(math.sqrt(2), 6.0, 2.0), 2 + 2 * L / -math.log(0.5), "r = sqrt2 boundary")
+    assert table1_iterations(0.2, 0.5, 6.0, 2.0) == 2.0  # q = 0.4 < 1 − φ = 0.5
+    assert_close(table1_iterations(0.6, 0.5, 6.0, 2.0), 2 + 2 * L / -math.log(0.5 + 0.09), "1 <= q < sqrt2")
+    assert_close(table1_iterations(1.5, 0.2, 6.0, 2.0), 2 + 2 * L / -math.log(1 - (0.8 / 1.5) ** 2), "q >= sqrt2")
+    assert table1_iterations(0.45, 0.5, 6.0, 2.0) is None  # 1 − φ ≤ q < 1: no printed case
+
+
+@pytest.mark.claim("OMM-APPA")
+def test_omm_appa_supremum():
+    """App. A, 1 ≤ r < √2: 2 + log(γ₃/γ*)/(−log(r/2)) with γ₃ ≤ 2(D + γ*), γ₃/γ* ≤ 2(r + 1), increasing in r, so
+    the supremum is 2 + log(2(√2 + 1))/(−log(√2/2)) ≈ 6.543 ≤ 7."""
+    sup = math.log(2 * (math.sqrt(2) + 1)) / -math.log(math.sqrt(2) / 2)
+    r = check("OMM-APPA", params={"mode": "symbolic"})
+    assert_close(r.terms["sup (printed)"], sup, "sup", rtol=1e-6)
+    assert_close(r.lhs, 2 + sup, "lhs", rtol=1e-6)
+    assert r.rhs == 7 and r.holds is True
+    assert_close(r.slack, 7 - 2 - sup, "slack", rtol=1e-5)
+
+
+# ------------------------------------------------------------------------------------------ Example 5.1
+def _perceptron_updates(X, y, m):
+    """The Perceptron of Example 5.1 (b* = 0 known): w ← w + y x when y wᵀx ≤ 0; updates over t ≤ m."""
+    w, n = np.zeros(2), 0
+    for t in range(m):
+        if y[t] * float(w @ X[t]) <= 0:
+            w = w + y[t] * X[t]
+            n += 1
+    return n
+
+
+@pytest.mark.claim("OMM-EX51")
+def test_ex51_values():
+    """c = 4, r = 2/c = ½: m = ⌊(c² + 4/c² + 5)/(2(1 + 1/c²))⌋ = ⌊21.25/2.125⌋ = 10, and the Perceptron (b* = 0)
+    updates on every t ≤ m of the z¹/z³ alternation (replayed here); OMM makes ≤ 2 mistakes; D̄² = (c + r)² + 1."""
+    c = 4.0
+    m = math.floor((c * c + 4 / c ** 2 + 5) / (2 * (1 + 1 / c ** 2)))
+    assert m == 10
+    X, y = make_sequence("ex51")
+    assert np.array_equal(X[0], [4.0, 1.0]) and np.array_equal(X[1], [4.5, -1.0])
+    r = check("OMM-EX51", X, y, kernel="linear", learner="perceptron", params={"part": "perceptron"})
+    assert r.terms["m"] == m
+    assert r.terms["updates (y w.x <= 0) t<=m"] == _perceptron_updates(X, y, m) == m
+    r = check("OMM-EX51", X, y, kernel="linear", learner="omm-efficient", params={"part": "omm"})
+    assert r.rhs == 2 and r.lhs <= 2 and r.terms["r"] == 0.5
+    r = check("OMM-EX51", *DUMMY, params={"part": "algebra"})
+    assert r.terms["(c+r)^2+1"] == "85/4"
+    assert r.terms["printed"] == "77/4"  # c² + 4/c² + 3 = 16 + 1/4 + 3
+    assert r.lhs == 2 and r.terms["difference"] == "2"
+
+
+@pytest.mark.claim("OMM-EX51")
+def test_ex51_geometry_of_the_three_points():
+    """z¹ = (c, 1, +), z² = (c, −1, −), z³ = (c + r, −1, −): (w*, b*) = ((0, 1), 0), γ* = 1, D̄ = √((c + r)² + 1),
+    D = r; tolerance SOLVER_RTOL·(1 + c + r) = 1e-6·5.5."""
+    X = np.array([[4.0, 1.0], [4.0, -1.0], [4.5, -1.0]])
+    r = check("OMM-EX51", X, np.array([1, -1, -1]), kernel="linear", params={"part": "geometry"})
+    assert r.holds is True and r.lhs <= r.tolerance  # b* comes out at ~1.3e-6 from the conic solver
+    assert_close(r.tolerance, 5.5e-6, "tolerance", atol=0.0)
+    assert r.terms["Dbar"] <= 1e-9 and r.terms["D"] <= 1e-9
+
+
+@pytest.mark.claim("OMM-L41")
+def test_omm_l41_gamma_star_of_ex51():
+    """The ex51 sequence alternates z¹ = (4, 1, +1) and z³ = (4.5, −1, −1): with a bias the max margin is half
+    their distance, √(0.5² + 2²)/2 = √4.25/2 ≈ 1.0308 (Lemma 3.1: γ = τ/2)."""
+    X, y = make_sequence("ex51")
+    r = check("OMM-L41", X, y, kernel="linear")
+    assert_close(r.terms["gamma*"], math.sqrt(4.25) / 2, "gamma*", rtol=1e-6)
+    assert r.terms["rounds"] == len(y) - 2
+
+
+@pytest.mark.claim("OMM-L31")
+def test_omm_l31_square():
+    """Positives (0, 1), (1, 1), negatives (0, −1), (1, −1): the hulls are 2 apart, τ/2 = 1 = the margin of
+    w = ℓ(v₊ − v₋), b = −½wᵀ(v₊ + v₋) (Lemma 3.1)."""
+    X = np.array([[0.0, 1], [1, 1], [0, -1], [1, -1]])
+    r = check("OMM-L31", X, np.array([1, 1, -1, -1]))
+    assert_close(r.terms["tau/2"], 1.0, "tau/2", rtol=1e-6)
+    assert_close(r.terms["margin of (w,b) of Lemma 3.1"], 1.0, "margin", rtol=1e-6)
+    assert_close(r.terms["margin of eq. 2 reformulation"], 1.0, "margin", rtol=1e-6)
+    assert r.holds is True
+    r = check("OMM-L31", X / 4, np.array([1, 1, -1, -1]))  # τ = ½: tolerance 1e-6·τ + 1e-9(1 + τ)
+    assert_close(r.terms["tau/2"], 0.25, "tau/2", rtol=1e-6)
+    assert_close(r.tolerance, 1e-6 * 0.5 + 1e-9 * 1.5, "tolerance", rtol=1e-3, atol=0.0)
+
+
+@pytest.mark.claim("PER-TIGHT")
+def test_per_tight_geometry():
+    """e_1..e_4 with labels (+, −, +, +): D̄ = 1 and γ* (with bias) = half the distance from e_2 to the hull of
+    {e_1, e_3, e_4}, √(1 + 3/9)/2 = 1/√3 (not 1/√d = ½: the bias helps)."""
+    r = check("PER-TIGHT", np.eye(4), np.array([1, -1, 1, 1]), kernel="linear", learner="perceptron-bias")
+    assert_close(r.terms["gamma* (with bias)"], 1 / math.sqrt(3), "gamma*", rtol=1e-6)
+    assert r.terms["1/sqrt(d)"] == 0.5 and r.terms["P"] == 3 and r.terms["N"] == 1 and r.terms["d"] == 4
+
+
+@pytest.mark.claim("OMM-TI")
+def test_omm_ti_translation():
+    X, y = make_sequence("ex51")
+    r = check("OMM-TI", X, y, kernel="linear")
+    assert r.terms["M"] == r.terms["M_translated"] and r.terms["yhat_diff"] == 0
+    assert r.lhs <= 1e-12 and r.holds is True
+    M = learners.make("omm-efficient", kernel="linear").run(X, y).M
+    assert r.terms["M"] == M
+
+
+@pytest.mark.claim("OMM-APPA")
+def test_omm_appa_run_gamma3():
+    """Run mode on ex51: γ₃ ≤ 2(D + γ*) with D = 0 (one point per class) and γ* = √4.25/2: rhs = √4.25."""
+    X, y = make_sequence("ex51")
+    r = check("OMM-APPA", X, y, kernel="linear", params={"mode": "run"})
+    assert r.terms["which"] == "gamma3"
+    assert_close(r.rhs, math.sqrt(4.25), "2(D + gamma*)", rtol=1e-6)
+    assert_close(r.lhs, math.sqrt(4.25) / 2, "gamma3", rtol=1e-6)
+
+
+@pytest.mark.claim("OMM-L42")
+@pytest.mark.claim("OMM-L44")
+def test_omm_vacuous_runs_report_it():
+    """On ex51 neither n-OMM updates nor e-OMM has a round with a_t < φγ_t: both report lhs 0 ≤ rhs 1, 0 rounds."""
+    X, y = make_sequence("ex51")
+    r = check("OMM-L42", X, y, kernel="linear", learner="omm-naive")
+    assert (r.lhs, r.rhs, r.terms["updates"]) == (0.0, 1.0, 0)
+    r = check("OMM-L44", X, y, kernel="linear", params={"phi": 0.5})
+    assert (r.lhs, r.rhs, r.terms["rounds"], r.terms["phi"]) == (0.0, 1.0, 0, 0.5)
+
+
+@pytest.mark.claim("OMM-TAB1")
+def test_table1_symbolic_no_case_and_run():
+    """r = 0.45, φ = ½: q = 0.9 lies in [1 − φ, 1), where the printed column has no case (lhs ∞); r = 0.2: q = 0.4
+    < 1 − φ, printed 2 = 2 + 0. Run mode on ex51 (r = D/γ* = 0): mistakes 1 ≤ 2."""
+    r = check("OMM-TAB1", *DUMMY, params={"mode": "symbolic", "r": 0.45, "phi_t": 0.5})
+    assert r.lhs == math.inf and r.terms["printed"] == "undefined"
+    r = check("OMM-TAB1", *DUMMY, params={"mode": "symbolic", "r": 0.2, "phi_t": 0.5})
+    assert r.lhs == 0 and r.terms["printed"] == "2"
+    X, y = make_sequence("ex51")
+    r = check("OMM-TAB1", X, y, kernel="linear", params={"phi_t": 0.0})
+    assert (r.lhs, r.rhs, r.terms["column"]) == (1, 2, "mistakes")
+    from bounds.base import PreconditionError
+    with pytest.raises(PreconditionError, match="phi <= rho"):
+        check("OMM-TAB1", X, y, kernel="linear", params={"phi_t": 1.0})
+
+
+def _num_rows(name, thetas):
+    """m, γ̄ = min_t y_t(wᵀx_t + b)/‖w‖ and τ (first t whose hypothesis separates the data) per variant, from runs
+    done here on the App. B.2 variants with the shared permutation of seed 0."""
+    from adversaries.realdata import preprocessed, variant
+
+    n = len(preprocessed()[1])
+    idx = np.random.default_rng(0).permutation(n)
+    out = {}
+    for bias0 in (True, False):
+        for theta in thetas:
+            v = variant(theta, bias0)
+            X, y = v.X[idx], v.y[idx]
+            lrn = learners.make(name, kernel="linear")
+            tr = lrn.run(X, y)
+            h = tr.final
+            gbar = float((v.y * (v.X @ h.w + h.b)).min() / np.linalg.norm(h.w))
+            lrn = learners.make(name, kernel="linear")
+            lrn.reset()
+            tau = None
+            for t in range(n):
+                lrn.learn(X[t], int(y[t]))
+                hh = lrn.hypothesis()
+                if hh.w is not None and np.any(hh.w) and (v.y * (v.X @ hh.w + hh.b)).min() > 0:
+                    tau = t + 1
+                    break
+            out[(theta, bias0)] = (tr.M, gbar, tau)
+    return out
+
+
+@pytest.mark.claim("OMM-NUM")
+def test_omm_num_invariant_and_degrading_learners():
+    """Invariant e-OMM: lhs = the largest change of m, τ and γ̄ against (θ = 0, b* = 0); the Perceptron with a
+    bias is not invariant: lhs = m(θ = 0, b* = 0) + 1 against the largest m over the variants."""
+    thetas = [0.0, 1.0]
+    rows = _num_rows("omm-efficient", thetas)
+    m0, g0, t0 = rows[(0.0, True)]
+    dev = max(max(abs(m - m0), 0.0 if tau == t0 else math.inf, abs(g - g0)) for m, g, tau in rows.values())
+    r = check("OMM-NUM", learner="omm-efficient", params={"thetas": thetas})
+    assert (r.terms["m"], r.terms["tau"], r.terms["variants"], r.rhs) == (m0, t0, 4, 0.0)
+    assert r.tolerance == 1e-6
+    assert_close(r.terms["gamma_bar"], g0, "gamma bar")
+    assert_close(r.lhs, dev, "largest change", atol=1e-12)
+    rows = _num_rows("perceptron-bias", thetas)
+    r = check("OMM-NUM", learner="perceptron-bias", params={"thetas": thetas})
+    assert r.lhs == rows[(0.0, True)][0] + 1 and r.rhs == max(m for m, _, _ in rows.values())
+
+
+@pytest.mark.claim("PER-TIGHT")
+def test_per_tight_bias_witness_by_hand():
+    """bounds/witnesses/PER-TIGHT-bias.json: e_1..e_4 labelled (−, +, −, −) against the learner, d mistakes; with a
+    bias γ* = ½√(1/P + 1/N) (half the distance of the class centroids) = ½√(4/3), not 1/√d = ½: the reported defect
+    is γ* − ½ = 1/√3 − ½ ≈ 0.0774 (the mistakes row, d = 4 = M, has slack 0)."""
+    X, y = np.eye(4), np.array([-1, 1, -1, -1])
+    r = check("PER-TIGHT", X, y, kernel="linear", learner="omm-conservative")
+    assert r.terms["mistakes"] == 4 and r.terms["which"] == "gamma*"
+    assert_close(r.lhs, 0.5 * math.sqrt(1 + 1 / 3) - 0.5, "gamma* - 1/sqrt(d)", rtol=1e-6)
+    assert r.holds is False
