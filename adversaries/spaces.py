@@ -1,13 +1,11 @@
 """Search spaces: what a hunt may vary besides the sequence — the claim's parameters, the learner's parameters,
 the learner itself (``Claim.learners``) and the kernel.
 
-Parameters come from their declarations (``learners.params.Param``): a claim's or a learner class's ``PARAMS``.
-Where an owner declares none yet, two stand-ins apply, in this order:
+Parameters come from their declarations (``learners.params.Param``): a claim's or a learner class's ``PARAMS``
+(every learner and claim declares them, with the boundary points the statements single out). Where an owner
+declares none (a learner written outside boundlab):
 
-1. :data:`INTERIM`: declarations written here from the claims' printed hypotheses (ranges and the boundary points
-   the statements single out) for the claims whose owners have not declared ``PARAMS`` yet. An owner's own
-   ``PARAMS`` always wins; an entry here is dead once its owner declares them and should then be deleted;
-2. for a *learner* parameter, :func:`inferred` from its default value alone: a numeric default d > 0 spans
+1. for a *learner* parameter, :func:`inferred` from its default value alone: a numeric default d > 0 spans
    (0, 10·d] (an integer [1, 10·d]) with boundary points {d, d/2, 2d} (integers {1, 2, 3, d}); a string or None
    keeps its default. An undeclared *claim* parameter is never searched: it may be part of the statement (a
    threshold such as AHP-TAB3's T_min, AHP-T4S's B_min, a reading) rather than a range, and drawing it would
@@ -48,51 +46,6 @@ def _phi_grid(o: Mapping) -> list:
 
 
 # Interim declarations (see the module docstring): ranges and boundary points from the printed hypotheses.
-INTERIM: dict[str, tuple[Param, ...]] = {
-    # 000 Thm 6: 0 < ζ ≤ 2, 0 < γ < 1; ζ = ½ is where the printed coefficient (1 − 2ζ) changes sign
-    "AHP-T6": (Param("zeta", "float", "run", 0.0, 2.0, True, False, choices=("run", "all"),
-                     boundary=(0.5, 1.0, 2.0, "run")),
-               _unit("gamma", 0.5, boundary=(0.1, 0.5, 0.9))),
-    # 002 Thm 2-4 / eqs. 5-10: λη ≤ ½ (Thm 2), λη ≥ 1/B (Thm 4), γ the coefficient cap; the MC seed count is fixed
-    "BOGD-T2": (Param("seeds", "int", 30, 2, None, search=False),),
-    "BOGD-H": (Param("reading", "str", "printed", choices=("printed", "corrected"), search=False),),
-    # 004 Lemma 4.3 / §5.1: δ, η ∈ ℝ; the printed cases meet at δ = η, η = 0, δ = 0
-    "OMM-L43": (Param("delta", "float", 0.5, -2.0, 2.0, boundary=(0.0, -1.0, 1.0)),
-                Param("eta", "float", 0.25, -2.0, 2.0, boundary=lambda o: (o.get("delta"), 0.0, -0.5))),
-    "OMM-K2": (Param("delta", "float", 0.5, -2.0, 2.0, boundary=(0.0, 1.0)),
-               Param("eta", "float", 0.25, -2.0, 2.0, boundary=lambda o: (o.get("delta"), 0.0))),
-    # 004 §5.1 and Table 1: r ∈ (0, 2] (the diameter of data in the unit ball), φ < 1; the regimes switch where
-    # 1 − φ meets r and r²/2
-    "OMM-S51": (Param("mode", "str", "run", choices=("run", "symbolic")),
-                Param("phi_s", "float", 0.0, -1.0, 1.0, False, True, boundary=(0.0, 0.5)),
-                _pos("r", 1.0, 2.0, boundary=lambda o: (1.0, 2.0, math.sqrt(2 * (1 - o["phi_s"])),
-                                                         math.sqrt(2) * (1 - o["phi_s"])))),
-    "OMM-TAB1": (Param("mode", "str", "run", choices=("run", "symbolic")),
-                 Param("phi_t", "float", 0.0, -1.0, 1.0, False, True, boundary=(0.0, 0.5)),
-                 _pos("r", 1.0, 2.0, boundary=(1.0, 2.0))),
-    "OMM-T41": (Param("phis", "floats", None, -1.0, 1.0, False, True, none_ok=True, boundary=_phi_grid),),
-    "OMM-L44": (Param("phi", "float", None, -1.0, 1.0, False, True, none_ok=True, boundary=(0.0,)),),
-    # 004 Example 5.1: c, r > 0; r = 2/c is the paper's choice; the parts are its four statements
-    "OMM-EX51": (Param("part", "str", "omm", choices=("omm", "perceptron", "algebra", "geometry")),
-                 _pos("c", 4.0, 10.0, boundary=(1.0, 2.0, 4.0)),
-                 Param("r", "float", None, 0.0, 10.0, True, False, none_ok=True,
-                       boundary=lambda o: (None, 2.0 / o["c"] if o.get("c") else None, 2.0))),
-    # learners (until learners/*.py declare PARAMS): budgets at the small end bind on short sequences
-    "bogd": (Param("B", "int", 100, 1, 400, boundary=(1, 2, 3, 4)),
-             _pos("eta", 0.1, 4.0, boundary=(0.25, 0.5, 1.0)),
-             _pos("lam", 0.01, 4.0, boundary=lambda o: (0.5 / o["eta"], 1.0 / (o["B"] * o["eta"]), 0.004)
-                  if o.get("eta") and o.get("B") else ()),
-             _pos("gamma", 1.0, 4.0, boundary=(0.4, 1.0)),
-             Param("seed", "int", 0, 0, 2**31 - 1, search=False)),
-    "ahpatron": (Param("B", "int", 100, 1, 1000, boundary=(16, 50, 64)),),
-    "omm-efficient": (_pos("rho", 1.0, 1.0, boundary=(1.0, 0.5, 0.85)),
-                      Param("p", "float", 2.0, 1.0, None, True, search=False)),
-    "omm-conservative": (Param("p", "float", 2.0, 1.0, None, True, search=False),),
-    "forgetron-basic": (Param("B", "int", 100, 1, 1000, boundary=(1, 2, 83, 84)),),
-}
-INTERIM["BOGD-T3"] = INTERIM["BOGD-T4"] = INTERIM["BOGD-E14"] = INTERIM["BOGD-T2"]
-INTERIM["bogd++"] = INTERIM["bogd"]
-INTERIM["omm-naive"] = INTERIM["omm-efficient"]
 
 
 def inferred(name: str, default: Any) -> Param:
@@ -116,9 +69,7 @@ def _fixed(p: Param) -> Param:
 
 def _declared(owner: Any, key: str) -> "tuple[Param, ...] | None":
     own = getattr(owner, "PARAMS", None)
-    if own:
-        return tuple(own)
-    return INTERIM.get(key)
+    return None if own is None else tuple(own)
 
 
 def learner_defaults(name: str) -> dict:
@@ -214,4 +165,4 @@ def _differs(a, b) -> bool:
         return True
 
 
-__all__ = ["INTERIM", "SearchSpace", "declarations", "inferred", "learner_defaults"]
+__all__ = ["SearchSpace", "declarations", "inferred", "learner_defaults"]

@@ -148,7 +148,8 @@ def test_perturb_keeps_sequences_valid():
 
 
 def test_hypothesis_engine_alone_finds_violation_within_budget(toys, tmp_path):
-    s = search.hunt("TOY-CONST", seconds=3, out_dir=tmp_path, seed=4, engines=("hypothesis",))
+    s = search.hunt("TOY-CONST", seconds=3, out_dir=tmp_path, seed=4, engines=("hypothesis",),
+                    clock="cpu")  # CPU seconds: the budget holds on a loaded machine too
     assert s.engines.get("hypothesis", 0) > 0 and "local" not in s.engines
     assert s.violations >= 1 and len(s.witnesses) >= 1
     assert s.seconds < 3 + 3  # the time budget is respected (one evaluation of slack)
@@ -199,7 +200,6 @@ class ToyBoundary(Claim):
 
     id = "TOY-BOUNDARY"
     learners = ("perceptron",)
-    claim_params = {"c": 0.5}
     PARAMS = (Param("c", "float", 0.5, 0.0, 1.0, True, False, boundary=(1.0,)),)
 
     def evaluate(self, ctx: Context):
@@ -292,20 +292,19 @@ def test_blind_hunt_rediscovers_symbolic_erratum(tmp_path):
     assert w.X == [] and replay(s.witnesses[0]).confirmed is True
 
 
-def test_undeclared_claim_params_are_never_drawn():
-    """A claim parameter without a declaration may be part of the statement (AHP-TAB3's T_min): drawing it would
-    check another statement, so the space keeps it at its default; learner parameters are still drawn."""
+def test_claim_params_declared_unsearchable_are_never_drawn():
+    """A claim parameter that is part of the statement (AHP-TAB3's T_min) is declared with search=False: drawing it
+    would check another statement, so the space keeps it at its default; learner parameters are still drawn."""
 
-    class Undeclared(ToyBoundary):
-        id = "TOY-UNDECLARED"
-        PARAMS = ()
-        claim_params = {"T_min": 1000}
+    class Fixed(ToyBoundary):
+        id = "TOY-FIXED"
+        PARAMS = (Param("T_min", "int", 1000, low=1, search=False),)
         learners = ("forgetron-basic",)
 
-    space = SearchSpace.for_claim(Undeclared())
+    space = SearchSpace.for_claim(Fixed())
     rng = np.random.default_rng(3)
     drawn = [space.sample(rng)["params"] for _ in range(100)]
-    assert all("T_min" not in p for p in drawn)
+    assert all(p.get("T_min", 1000) == 1000 for p in drawn)
     assert any("B" in p for p in drawn)
 
 
