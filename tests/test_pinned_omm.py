@@ -222,7 +222,9 @@ def test_ex51_geometry_of_the_three_points():
     r = check("OMM-EX51", X, np.array([1, -1, -1]), kernel="linear", params={"part": "geometry"})
     assert r.holds is True and r.lhs <= r.tolerance  # b* comes out at ~1.3e-6 from the conic solver
     assert_close(r.tolerance, 5.5e-6, "tolerance", atol=0.0)
-    assert r.terms["Dbar"] <= 1e-9 and r.terms["D"] <= 1e-9
+    (dlo, dhi), (blo, bhi) = r.terms["D certified"], r.terms["Dbar certified"]
+    assert dlo - 1e-12 <= 0.5 <= dhi + 1e-12 and dhi - dlo <= 1e-6  # D = r = 0.5
+    assert blo - 1e-12 <= math.sqrt(4.5**2 + 1) <= bhi + 1e-12 and bhi - blo <= 1e-6  # D̄ = √((c + r)² + 1)
 
 
 @pytest.mark.claim("OMM-L41")
@@ -231,7 +233,8 @@ def test_omm_l41_gamma_star_of_ex51():
     their distance, √(0.5² + 2²)/2 = √4.25/2 ≈ 1.0308 (Lemma 3.1: γ = τ/2)."""
     X, y = make_sequence("ex51")
     r = check("OMM-L41", X, y, kernel="linear")
-    assert_close(r.terms["gamma*"], math.sqrt(4.25) / 2, "gamma*", rtol=1e-6)
+    lo, hi = r.terms["gamma* certified"]
+    assert lo <= math.sqrt(4.25) / 2 <= hi and hi - lo <= 1e-6 * math.sqrt(4.25) / 2
     assert r.terms["rounds"] == len(y) - 2
 
 
@@ -242,8 +245,9 @@ def test_omm_l31_square():
     X = np.array([[0.0, 1], [1, 1], [0, -1], [1, -1]])
     r = check("OMM-L31", X, np.array([1, 1, -1, -1]))
     assert_close(r.terms["tau/2"], 1.0, "tau/2", rtol=1e-6)
-    assert_close(r.terms["margin of (w,b) of Lemma 3.1"], 1.0, "margin", rtol=1e-6)
-    assert_close(r.terms["margin of eq. 2 reformulation"], 1.0, "margin", rtol=1e-6)
+    assert_close(r.terms["margin of (w,b) of Lemma 3.1 (certified lower)"], 1.0, "margin", rtol=1e-6)
+    lo, hi = r.terms["gamma* certified"]
+    assert lo <= 1.0 <= hi and hi - lo <= 1e-6  # γ* = τ/2 = 1, certified
     assert r.holds is True
     r = check("OMM-L31", X / 4, np.array([1, 1, -1, -1]))  # τ = ½: tolerance 1e-6·τ + 1e-9(1 + τ)
     assert_close(r.terms["tau/2"], 0.25, "tau/2", rtol=1e-6)
@@ -252,11 +256,18 @@ def test_omm_l31_square():
 
 @pytest.mark.claim("PER-TIGHT")
 def test_per_tight_geometry():
-    """e_1..e_4 with labels (+, −, +, +): D̄ = 1 and γ* (with bias) = half the distance from e_2 to the hull of
-    {e_1, e_3, e_4}, √(1 + 3/9)/2 = 1/√3 (not 1/√d = ½: the bias helps)."""
-    r = check("PER-TIGHT", np.eye(4), np.array([1, -1, 1, 1]), kernel="linear", learner="perceptron-bias")
-    assert_close(r.terms["gamma* (with bias)"], 1 / math.sqrt(3), "gamma*", rtol=1e-6)
-    assert r.terms["1/sqrt(d)"] == 0.5 and r.terms["P"] == 3 and r.terms["N"] == 1 and r.terms["d"] == 4
+    """e_1..e_4 labelled against the learner's prediction (the construction): with P positives and N negatives,
+    γ* (with bias) is half the distance between the two faces' centroids, ½√(1/P + 1/N) (not 1/√d = ½: the bias
+    helps; the PER-TIGHT-bias erratum)."""
+    import learners
+
+    X, y = make_sequence("per-tight:d=4", learner=learners.make("perceptron-bias", kernel="linear"))
+    r = check("PER-TIGHT", X, y, kernel="linear", learner="perceptron-bias")
+    P, N = int(np.sum(y > 0)), int(np.sum(y < 0))
+    assert r.terms["P"] == P and r.terms["N"] == N and r.terms["d"] == 4 and r.terms["1/sqrt(d)"] == 0.5
+    want = 0.5 * math.sqrt(1 / P + 1 / N)
+    lo, hi = r.terms["gamma* (with bias) certified"]
+    assert lo - 1e-6 * want <= want <= hi + 1e-6 * want
 
 
 @pytest.mark.claim("OMM-TI")
@@ -302,7 +313,7 @@ def test_table1_symbolic_no_case_and_run():
     r = check("OMM-TAB1", X, y, kernel="linear", params={"phi_t": 0.0})
     assert (r.lhs, r.rhs, r.terms["column"]) == (1, 2, "mistakes")
     from bounds.base import PreconditionError
-    with pytest.raises(PreconditionError, match="phi <= rho"):
+    with pytest.raises(PreconditionError, match="phi <= rho|φ ≤ ρ"):
         check("OMM-TAB1", X, y, kernel="linear", params={"phi_t": 1.0})
 
 

@@ -16,7 +16,10 @@ FLOAT, INT, BOOL = "f", "i", "b"
 def kernel_args(kernel: Kernel) -> "tuple[int, np.ndarray] | None":
     """(kc, kp) for the compiled kernel row, or None for a kernel the compiled path does not know."""
     if type(kernel) is Gaussian:
-        return GAUSSIAN, np.array([-0.5 / kernel.sigma**2, 0.0])
+        s2 = kernel.sigma * kernel.sigma
+        if not (np.isfinite(s2) and s2 >= np.finfo(float).tiny):  # σ² under/overflows: the generic path divides
+            return None  # by σ twice (learners.kernels.Gaussian) and stays exact there
+        return GAUSSIAN, np.array([-0.5 / s2, 0.0])
     if type(kernel) is Linear:
         return LINEAR, np.zeros(2)
     if type(kernel) is Polynomial:
