@@ -443,14 +443,19 @@ def nonneg(v: Any):
     return mpmath.mpf(0) if isinstance(v, mpmath.mpf) else 0.0
 
 
-def bmin(*values):
-    """min of numbers that is defined for overlapping balls (a ball containing the minimum)."""
+def _fold(values: tuple, arb_method: str, builtin):
+    """min or max of numbers, defined for overlapping balls (then a ball containing the extremum)."""
     if any(isinstance(v, Ball) for v in values):
         out = ball(values[0]).a
         for v in values[1:]:
-            out = out.min(ball(v).a)
+            out = getattr(out, arb_method)(ball(v).a)
         return Ball(out)
-    return min(values)
+    return builtin(values)
+
+
+def bmin(*values):
+    """min of numbers that is defined for overlapping balls (a ball containing the minimum)."""
+    return _fold(values, "min", min)
 
 
 def nan_to_zero(a: Any) -> np.ndarray:
@@ -473,12 +478,7 @@ def nan_to_zero(a: Any) -> np.ndarray:
 
 def bmax(*values):
     """max of numbers that is defined for overlapping balls (a ball containing the maximum)."""
-    if any(isinstance(v, Ball) for v in values):
-        out = ball(values[0]).a
-        for v in values[1:]:
-            out = out.max(ball(v).a)
-        return Ball(out)
-    return max(values)
+    return _fold(values, "max", max)
 
 
 def matmul(A: np.ndarray, B: np.ndarray) -> np.ndarray:
