@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from learners import numeric as nm
 from learners import params as P
 
 from .avp import close, resolved, sets
@@ -214,7 +215,7 @@ def zeta_run(tr, U: float) -> float | None:
     h = halvings(tr)
     if not h.any():
         return None
-    return float(np.sum(np.asarray(tr["dist_f_fbar"], float)[h]) / (U * h.sum()))
+    return nm.asarray(tr["dist_f_fbar"])[h].sum() / (U * int(h.sum()))
 
 
 def zeta_max(U: float, B: int, gamma: float, eps: float) -> float:
@@ -280,8 +281,9 @@ class AhpatronTheorem6(Claim):
             hi = zeta_max(p["U"], p["B"], gamma, p["eps"])
             if hi < lo:
                 return [lo]  # fails require_zeta with the reason
-            grid = list(np.linspace(lo, hi, int(ctx.claim_params["zeta_grid"])))
-            return sorted(set(grid + ([0.5] if lo < 0.5 < hi else [])))
+            n = int(ctx.claim_params["zeta_grid"])
+            grid = [lo + (hi - lo) * k / (n - 1) for k in range(n)] + ([0.5] if lo < 0.5 < hi else [])
+            return sorted(grid, key=nm.mid)  # in ball arithmetic each point is a ball around the float grid's
         return [float(mode)]
 
     def require_zeta(self, ctx, z, p, gamma):

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from learners import numeric as nm
 from learners import params as P
 
 from .base import Claim, Context
@@ -49,7 +50,7 @@ def against_loss(ctx: Context, lhs: float, rhs_of_L, U: float):
         res = HingeOracle(ctx.X, ctx.y, ctx.kernel).min_loss(U)
         ctx.comparator_f = res.comparator.expansion(ctx.X, ctx.kernel)
         value = rhs_of_L(res.comparator.loss)
-        return value, min(rhs_of_L(max(res.lower, 0.0)), value), res.describe()
+        return value, nm.bmin(rhs_of_L(nm.nonneg(res.lower)), value), res.describe()
     return against_comparators(ctx, lhs, lambda L, s: rhs_of_L(L), U=U)
 
 
@@ -89,8 +90,10 @@ def tilted_min(oracle: HingeOracle, g: np.ndarray, U: float, a_hint: np.ndarray 
 
 def require_eps_window(ctx: Context, lam: np.ndarray, eps: np.ndarray) -> None:
     """The hypothesis λ_t/2 < ε_t < 1 of Theorem 3 and its corollaries, on every round of the run."""
-    ctx.require("lambda_t/2 < eps_t < 1", bool(np.all((lam / 2 < eps) & (eps < 1))),
-                f"min(ε_t − λ_t/2) = {np.min(eps - lam / 2):.6g}, max ε_t = {eps.max():.6g}")
+    ok = all(a / 2 < e < 1 for a, e in zip(lam, eps))
+    ctx.require("lambda_t/2 < eps_t < 1", ok, "" if ok else
+                f"min(ε_t − λ_t/2) = {min(nm.mid(e - a / 2) for a, e in zip(lam, eps)):.6g}, "
+                f"max ε_t = {max(nm.mid(e) for e in eps):.6g}")
 
 
 def tilt_vector(tr) -> tuple[np.ndarray, float]:
@@ -174,11 +177,11 @@ class AVPGap(Claim):
     def evaluate(self, ctx):
         tr = ctx.trace
         mp, nn = sets(tr)
-        eps = np.asarray(tr["eps"], float)
-        loss = np.maximum(0.0, 1.0 - np.asarray(tr.margin, float))
-        rhs = float(loss[mp | nn].sum() - mp.sum())
-        lhs = float(eps[nn].sum())
-        return ctx.result(lhs, rhs, {"sum_{M'uN} loss": float(loss[mp | nn].sum()), "|M'_T|": int(mp.sum()),
+        eps = nm.asarray(tr["eps"])
+        loss = nm.pos_part(1 - nm.asarray(tr.margin))
+        rhs = loss[mp | nn].sum() - int(mp.sum())
+        lhs = eps[nn].sum()
+        return ctx.result(lhs, rhs, {"sum_{M'uN} loss": loss[mp | nn].sum(), "|M'_T|": int(mp.sum()),
                                      "|N_T|": int(nn.sum())})
 
 
@@ -210,8 +213,8 @@ class AVPCorollary1(Claim):
 
 def cor2_rhs(L: float, U: float, delta: float) -> float:
     """Corollary 2's right side: max{c, 0} + 9U² + 3U√max{c, 0}, c = L + 2U² + Δ_T."""
-    c = max(L + 2 * U * U + delta, 0.0)
-    return c + 9 * U * U + 3 * U * math.sqrt(c)
+    c = nm.nonneg(L + 2 * U * U + delta)
+    return c + 9 * U * U + 3 * U * nm.sqrt(c)
 
 
 @claim
@@ -227,18 +230,17 @@ class AVPCorollary2(Claim):
 
     def preconditions(self, ctx):
         p = resolved(ctx)
-        ctx.require("U < inf", math.isfinite(p["U"]), f"U = {p['U']}")
+        ctx.require("U < inf", nm.isfinite(p["U"]), f"U = {p['U']}")
         ctx.require("lambda_t of Corollary 2", p["lam"] == "cor2", f"lam = {p['lam']!r} (use lam='cor2')")
         tr = ctx.trace
-        lam, eps = np.asarray(tr["lam"], float), np.asarray(tr["eps"], float)
-        require_eps_window(ctx, lam, eps)
+        require_eps_window(ctx, nm.asarray(tr["lam"]), nm.asarray(tr["eps"]))
 
     def evaluate(self, ctx):
         tr = ctx.trace
-        U = float(resolved(ctx)["U"])
+        U = resolved(ctx)["U"]
         _, nn = sets(tr)
-        lam, eps = np.asarray(tr["lam"], float), np.asarray(tr["eps"], float)
-        delta = float(np.sum(lam[nn] / 2 - eps[nn]))
+        lam, eps = nm.asarray(tr["lam"]), nm.asarray(tr["eps"])
+        delta = (lam[nn] / 2 - eps[nn]).sum() if nn.any() else nm.scalar(0)
         rhs, lower, comp = against_loss(ctx, tr.M, lambda L: cor2_rhs(L, U, delta), U)
         return ctx.result(tr.M, rhs, {"|M_T|": tr.M, "|N_T|": int(nn.sum()), "Delta_T": delta,
                                       "L_T(f)": comp["loss"], "||f||": comp["norm"]},
@@ -276,14 +278,15 @@ class AuerLemma(Claim):
     def evaluate(self, ctx):
         import mpmath
 
-        with mpmath.workdps(50):
-            l = [mpmath.mpf(v) for v in ctx.claim_params["l"]]
-            xi = mpmath.mpf(ctx.claim_params["xi"])
-            lhs, run = mpmath.mpf(0), xi
+        with mpmath.workdps(50):  # float runs: 50-digit mpmath; certified runs: the balls of the current backend
+            num, sqrt = (nm.scalar, nm.sqrt) if nm.is_ball() else (mpmath.mpf, mpmath.sqrt)
+            l = [num(v) for v in ctx.claim_params["l"]]
+            xi = num(ctx.claim_params["xi"])
+            lhs, run = num(0), xi
             for v in l:
                 run += v
-                lhs += v / mpmath.sqrt(run) if v > 0 else 0
-            rhs = 2 * mpmath.sqrt(xi + sum(l)) - 2 * mpmath.sqrt(xi)
+                lhs += v / sqrt(run) if v > 0 else 0
+            rhs = 2 * sqrt(xi + sum(l)) - 2 * sqrt(xi)
         ok = self.step_identity()
         return ctx.result(lhs, rhs if ok else -math.inf, {"step identity 2(u-v) - (u^2-v^2)/u = (u-v)^2/u": ok},
                           )

@@ -120,7 +120,7 @@ def worst_shrink_radius(lemma: str, f_norm: float, phi: float, U: float) -> floa
     if lemma == "L4":
         return f_norm
     c = 1 - phi * f_norm / U
-    return min(U, (1 - phi) * f_norm / c) if c > 0 else U
+    return nm.bmin(U, (1 - phi) * f_norm / c) if c > 0 else U
 
 
 def eq40_rhs(B: Any) -> Any:
@@ -179,6 +179,7 @@ class Checks:
     """Per-round instances of inequalities lhs ≤ rhs; ``result`` reports the one with the smallest slack."""
 
     rows: list = field(default_factory=list)
+    identities: list = field(default_factory=list)
 
     def add(self, name: str, t: int, lhs: float, rhs: float, *mags: float, comparator: str = "") -> None:
         if nm.is_ball():  # certified: no tolerance; the slack is a ball
@@ -188,23 +189,43 @@ class Checks:
         self.rows.append((float(rhs) + tol - float(lhs), name, t, float(lhs), float(rhs), tol, comparator))
 
     def equal(self, name: str, t: int, a: float, b: float, *mags: float, comparator: str = "") -> None:
-        """An identity a = b, as the two inequalities a ≤ b and b ≤ a."""
+        """An identity a = b, as the two inequalities a ≤ b and b ≤ a. In ball arithmetic it is also kept as an
+        identity: disjoint balls refute it (one of the two rows is then broken for certain), overlapping balls
+        are consistent with it but prove nothing (see :meth:`result`)."""
         self.add(name + " (≤)", t, a, b, *mags, comparator=comparator)
         self.add(name + " (≥)", t, b, a, *mags, comparator=comparator)
+        if nm.is_ball():
+            self.identities.append((name, t, a, b))
 
     def result(self, ctx: Context, terms: dict | None = None, vacuous: str = ""):
         terms = dict(terms or {})
         terms["instances checked"] = len(self.rows)
         if not self.rows:
             return ctx.result(0.0, 0.0, terms, tol=0.0, notes=[vacuous or "no instance of the inequality occurred"])
+        unproven = None
         if nm.is_ball():  # a row violated for certain if there is one, else the row closest to failing
             broken = [r for r in self.rows if nm.upper(r[0]) < 0]
-            worst = min(broken or self.rows, key=lambda r: nm.upper(r[0]) if broken else nm.lower(r[0]))
+            if broken:
+                worst = min(broken, key=lambda r: nm.upper(r[0]))
+            else:
+                ident = {n + s for n, *_ in self.identities for s in (" (≤)", " (≥)")}
+                worst = min([r for r in self.rows if r[1] not in ident] or self.rows, key=lambda r: nm.lower(r[0]))
+                unproven = self._identities_unproven()
         else:
             worst = min(self.rows, key=lambda r: r[0])
         _, name, t, lhs, rhs, tol, comp = worst
         terms.update({"worst check": name, "worst round": t, **({"worst comparator": comp} if comp else {})})
-        return ctx.result(lhs, rhs, terms, tol=tol)
+        return ctx.result(lhs, rhs, terms, tol=tol, uncertified=unproven)
+
+    def _identities_unproven(self) -> str | None:
+        """Why a ball-arithmetic run cannot certify "holds" when the checks include identities: both sides agree
+        to within their radii (none is refuted), but balls cannot prove a difference exactly zero."""
+        if not self.identities:
+            return None
+        names = sorted({n for n, *_ in self.identities})
+        width = max(float(nm.upper(abs(a - b))) for _, _, a, b in self.identities)
+        return (f"{len(self.identities)} instance(s) of the identity {', '.join(names)} agree within {width:.3g} "
+                f"in ball arithmetic, which refutes a false identity but cannot prove a true one")
 
 
 def _zero(ctx: Context) -> KernelExpansion:
@@ -313,7 +334,7 @@ class PerceptronLemma1(Claim):
                 for (name, g), d0 in zip(comps, before.pop(t)):
                     d1, gx = _sq(f, g), _value(g, x)
                     delta = d0 - d1
-                    ident = -2 * y * float(info["fx"]) + 2 * y * gx - float(info["kxx"])
+                    ident = -2 * y * info["fx"] + 2 * y * gx - info["kxx"]
                     mags = (d0, d1, g.norm_sq, f.norm_sq)
                     checks.equal("eq. 4", t, delta, ident, *mags, comparator=name)
                     checks.add("eq. 5", t, 2 * y * gx - 1, delta, *mags, comparator=name)
@@ -412,12 +433,12 @@ class _ShrinkLemma(Claim):
     def preconditions(self, ctx):
         U = radius(ctx)
         if self.needs_U:
-            ctx.require("U < inf", math.isfinite(U), f"{self.id} needs a finite radius U (the learner's U = {U}); "
+            ctx.require("U < inf", nm.isfinite(U), f"{self.id} needs a finite radius U (the learner's U = {U}); "
                         "for the Shrinking Perceptron pass --param U=...")
 
     def evaluate(self, ctx):
         U = radius(ctx)
-        comps = fixed_comparators(ctx, U, (4.0, 2.0) if math.isfinite(U) else (2.0, 1.0))
+        comps = fixed_comparators(ctx, U, (4.0, 2.0) if nm.isfinite(U) else (2.0, 1.0))
         checks, fprime = Checks(), {}
 
         def cb(stage, t, f, info):
@@ -425,7 +446,7 @@ class _ShrinkLemma(Claim):
                 fprime[t] = (f.copy(), f.norm)
             elif stage == "f''":
                 fp, F = fprime.pop(t)
-                phi = float(info["phi"])
+                phi = info["phi"]
                 if not self.applies(phi, F, U):
                     return
                 s = worst_shrink_radius(self.lemma, F, phi, U)
@@ -433,7 +454,7 @@ class _ShrinkLemma(Claim):
                 worst.scale(s / F if F > 0 else 0.0)
                 for name, g in comps + [("worst on the ray of f'_t", worst)]:
                     beta = _sq(fp, g) - _sq(f, g)
-                    G = float(g.norm)
+                    G = g.norm
                     checks.add(f"Lemma {self.lemma[1]}", t, self.bound(F, G, phi, U), beta, fp.norm_sq, G * G,
                                comparator=name)
 

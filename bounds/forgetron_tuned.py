@@ -197,17 +197,15 @@ class SelfTunedLemma9(Claim):
         U = forgetron_radius(B)
         Phi = Phi_terms(tr, U)
         lhs = 1 / nm.sqrt(nm.scalar(B + 1))
-        rows = np.flatnonzero(Phi < 1)
+        rows = np.array([t for t in np.flatnonzero(mistake_mask(tr)) if Phi[t] < 1], dtype=int)
         if len(rows) == 0:
             return ctx.result(lhs, math.inf, {"rounds with Phi_t < 1": 0, "U": U},
-                              notes=["vacuous on this run: no mistake round has Φ_t < 1"], tol=tolerance(lhs))
-        prod = Phi[rows] * np.asarray(tr["sigma_r"], float)[rows]
-        k = int(np.argmin(prod))
-        t = int(rows[k])
-        terms = {"round": t + 1, "Phi_t": float(Phi[t]), "sigma_{r_t,t}": float(tr["sigma_r"][t]),
-                 "phi_t": float(tr["phi"][t]), "||f'_t||": float(tr["norm_prime"][t]), "U": U,
-                 "rounds with Phi_t < 1": len(rows)}
-        return ctx.result(lhs, float(prod[k]), terms)
+                              notes=["vacuous on this run: no mistake round has Φ_t < 1"], tol=tolerance(nm.mid(lhs)))
+        prod = Phi[rows] * nm.asarray(tr["sigma_r"])[rows]
+        t = int(rows[int(np.argmin([nm.mid(v) for v in prod]))])  # the round closest to failing, for the terms
+        terms = {"round": t + 1, "Phi_t": Phi[t], "sigma_{r_t,t}": tr["sigma_r"][t], "phi_t": tr["phi"][t],
+                 "||f'_t||": tr["norm_prime"][t], "U": U, "rounds with Phi_t < 1": len(rows)}
+        return ctx.result(lhs, nm.bmin(*prod), terms)
 
 
 # ------------------------------------------------------------------------------------------------ FGT-T3 / GR

@@ -95,7 +95,7 @@ def solve(prob, notes: "list | None" = None) -> Iterator[str]:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 prob.solve(solver=name, **opts)
-        except (cp.error.SolverError, ValueError) as exc:
+        except (cp.SolverError, ValueError) as exc:
             notes.append(f"{name} failed: {exc}")
             continue
         if prob.status in ("optimal", "optimal_inaccurate"):

@@ -11,6 +11,7 @@ import math
 
 import mpmath
 import numpy as np
+from learners import numeric as nm
 from learners import params as P
 
 from .alignment import kernel_alignment
@@ -267,17 +268,17 @@ def window_deltas(X, y, kernel, M: int, gradient_mask: np.ndarray | None = None)
     X = np.asarray(X, float)
     y = np.asarray(y, float)
     T = len(y)
-    out = np.zeros(T)
+    out = nm.full(T, 0)  # float64, or balls in a certified run
     for t in range(T):
         if gradient_mask is not None and not gradient_mask[t]:
             continue
-        kxx = float(kernel.diag(X[t:t + 1])[0])
+        kxx = kernel.diag(X[t:t + 1])[0]
         if t == 0:
             out[t] = kxx
             continue
         lo = max(0, t - M)
-        avg = float(y[lo:t] @ kernel.row(X[t], X[lo:t])) / (t - lo)
-        out[t] = max(kxx - 2 * y[t] * avg, 0.0)
+        avg = (y[lo:t] @ kernel.row(X[t], X[lo:t])) / (t - lo)
+        out[t] = nm.nonneg(kxx - 2 * y[t] * avg)
     return out
 
 
@@ -296,11 +297,11 @@ class Lemma4(Claim):
               P.positive("D", 1.0, "D = sup κ(x, x)", boundary=(1.0,)))
 
     def evaluate(self, ctx):
-        M, D = int(ctx.claim_params["M"]), float(ctx.claim_params["D"])
+        M, D = int(ctx.claim_params["M"]), ctx.claim_params["D"]
         d = window_deltas(ctx.X, ctx.y, ctx.kernel, M)
         A = kernel_alignment(ctx.X, ctx.y, ctx.kernel)
-        lhs = float(np.sum(d[1:]))
-        return ctx.result(lhs, 4 * A + 7 * D, {"A_T": A, "sum from t=1": float(np.sum(d)), "M": M, "D": D})
+        lhs = d[1:].sum()
+        return ctx.result(lhs, 4 * A + 7 * D, {"A_T": A, "sum from t=1": d.sum(), "M": M, "D": D})
 
 
 # ------------------------------------------------------------------------------------------- Theorem 2 (D)

@@ -122,7 +122,7 @@ class KernelExpansion:
         """‖f‖² (maintained incrementally, exact to rounding)."""
         if self._ops > max(32, self._n):
             self.refresh()
-        return max(self._norm_sq, 0.0)
+        return nm.bmax(self._norm_sq, 0.0)
 
     @property
     def norm(self) -> float:
@@ -131,7 +131,7 @@ class KernelExpansion:
     def exact_norm_sq(self) -> float:
         """‖f‖² = αᵀGα recomputed from scratch (O(n²))."""
         a = self.alpha
-        return max(a @ self.gram @ a, nm.scalar(0))
+        return nm.bmax(a @ self.gram @ a, nm.scalar(0))
 
     def refresh(self) -> None:
         """Recompute the incrementally maintained norm (and support values, if tracked) from scratch."""
@@ -148,7 +148,7 @@ class KernelExpansion:
 
     def dist_sq(self, other: "KernelExpansion") -> float:
         """‖f − g‖²."""
-        return max(self.norm_sq - 2 * self.inner(other) + other.norm_sq, nm.scalar(0))
+        return nm.bmax(self.norm_sq - 2 * self.inner(other) + other.norm_sq, nm.scalar(0))
 
     # -------------------------------------------------------------- updates
     def _grow(self, dim: int) -> None:

@@ -49,13 +49,13 @@ def phi_eq43(a: Any, b: Any, c: Any) -> Any:
     """
     one = nm.scalar(1)
     if a == 0:
-        return one if b == 0 else min(one, -c / b)
+        return one if b == 0 else nm.bmin(one, -c / b)
     d = b * b - 4 * a * c
     if a > 0 or (d > 0 and (-b - nm.sqrt(d)) / (2 * a) > 1):
         if d < 0:
             raise ValueError(f"eq. (43): no φ satisfies eq. (42) (a = {a}, b = {b}, c = {c} ≥ 0: "
                              "Q_t exceeds its budget)")
-        return min(one, -2 * c / (b + nm.sqrt(d)))
+        return nm.bmin(one, -2 * c / (b + nm.sqrt(d)))
     return one
 
 

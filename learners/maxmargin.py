@@ -166,7 +166,7 @@ def _solve(prob, solvers=("CLARABEL", "SCS")):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 prob.solve(solver=s, **TIGHT[s])
-        except (cp.error.SolverError, ValueError) as exc:
+        except (cp.SolverError, ValueError) as exc:
             notes.append(f"{s} failed: {exc}")
             continue
         if prob.status in ("optimal", "optimal_inaccurate", "infeasible", "infeasible_inaccurate"):
