@@ -103,12 +103,15 @@ def lemma5_rhs(f_norm: float, g_norm: float, phi: float, U: float) -> float:
     return g_norm**2 * (phi * f_norm / U - 1)
 
 
-def in_J1(phi: float, f_norm: float, U: float) -> bool:
-    return phi * f_norm >= U
+def in_J1(phi: float, f_norm: float, U: float, at_radius: bool = False) -> bool:
+    """φ‖f‖ ≥ U. ``at_radius``: φ was chosen as U/‖f‖ (eq. 25's second term), so φ‖f‖ = U exactly, which the
+    product of two balls could not decide."""
+    return at_radius or phi * f_norm >= U
 
 
-def in_J3(phi: float, f_norm: float, U: float) -> bool:
-    return f_norm > U and phi * f_norm < U
+def in_J3(phi: float, f_norm: float, U: float, at_radius: bool = False) -> bool:
+    """‖f‖ > U > φ‖f‖ (never when φ = U/‖f‖ exactly: see :func:`in_J1`)."""
+    return not at_radius and f_norm > U and phi * f_norm < U
 
 
 def worst_shrink_radius(lemma: str, f_norm: float, phi: float, U: float) -> float:
@@ -424,7 +427,7 @@ class _ShrinkLemma(Claim):
     lemma = ""
     needs_U = True
 
-    def applies(self, phi: float, F: float, U: float) -> bool:
+    def applies(self, phi: float, F: float, U: float, at_radius: bool = False) -> bool:
         raise NotImplementedError
 
     def bound(self, F: float, G: float, phi: float, U: float) -> float:
@@ -447,7 +450,7 @@ class _ShrinkLemma(Claim):
             elif stage == "f''":
                 fp, F = fprime.pop(t)
                 phi = info["phi"]
-                if not self.applies(phi, F, U):
+                if not self.applies(phi, F, U, info.get("phi_at_radius", False)):
                     return
                 s = worst_shrink_radius(self.lemma, F, phi, U)
                 worst = fp.copy()
@@ -469,8 +472,8 @@ class ForgetronLemma3(_ShrinkLemma):
     id = "FGT-L3"
     lemma = "L3"
 
-    def applies(self, phi, F, U):
-        return in_J1(phi, F, U)
+    def applies(self, phi, F, U, at_radius=False):
+        return in_J1(phi, F, U, at_radius)
 
     def bound(self, F, G, phi, U):
         return lemma3_rhs(F, G, phi, U)
@@ -484,7 +487,7 @@ class ForgetronLemma4(_ShrinkLemma):
     lemma = "L4"
     needs_U = False
 
-    def applies(self, phi, F, U):
+    def applies(self, phi, F, U, at_radius=False):
         return True
 
     def bound(self, F, G, phi, U):
@@ -498,8 +501,8 @@ class ForgetronLemma5(_ShrinkLemma):
     id = "FGT-L5"
     lemma = "L5"
 
-    def applies(self, phi, F, U):
-        return in_J3(phi, F, U)
+    def applies(self, phi, F, U, at_radius=False):
+        return in_J3(phi, F, U, at_radius)
 
     def bound(self, F, G, phi, U):
         return lemma5_rhs(F, G, phi, U)

@@ -27,7 +27,8 @@ def _params(ctx: Context) -> dict:
 def support_history(trace) -> tuple[np.ndarray, np.ndarray]:
     """(rounds whose x_t joined S in the POMD phase, rounds whose ALD test ran), 0-based, from the trace kinds."""
     added = np.flatnonzero(trace.is_kind("pomd-add"))
-    tested = np.flatnonzero(np.isfinite(trace["alpha_t"])) if "alpha_t" in trace else np.array([], int)
+    tested = (np.flatnonzero([nm.isfinite(v) for v in trace["alpha_t"]]) if "alpha_t" in trace
+              else np.array([], int))  # α_t is logged (finite) on the ALD rounds only, in any backend
     return added, tested
 
 
@@ -43,6 +44,8 @@ class ALDDeterminant(Claim):
 
     id = "ALD-DET"
     learners = ("pomd", "pomdr")
+    uncertifiable = ("an identity (α_t = det ratio) checked against LAPACK determinants: ball arithmetic can refute a "
+                     "false identity but not prove a true one, and no certified determinant is computed")
     PARAMS = (P.Param("max_tests", "int", 400, low=1, high=10**6, doc="support additions re-tested", search=False),)
 
     def evaluate(self, ctx):
@@ -77,6 +80,7 @@ class Interlacing(Claim):
 
     id = "INTERLACE"
     learners = ("pomd",)
+    uncertifiable = "the eigenvalues come from LAPACK (eigvalsh); no certified eigenvalue enclosure is computed"
     PARAMS = (P.Param("random_subsets", "int", 20, low=0, high=10_000, doc="random subsets tested beside the "
                       "support sets", search=False),)
 
@@ -184,6 +188,8 @@ class ALDBudget(Claim):
 
     id = "ALD-T1"
     learners = ("pomd",)
+    uncertifiable = ("the spectral envelope is fitted to LAPACK eigenvalues (eigvalsh); no certified eigenvalue "
+                     "enclosure is computed")
     PARAMS = (P.Param("decay", "str", "both", choices=("exp", "poly", "both"), doc="the spectral decay fitted"),)
 
     def preconditions(self, ctx):
@@ -315,7 +321,7 @@ def eq10_defects(trace) -> dict:
     value computable from δ_{t_j+1..t−1} on this run (max_{s ≥ t} δ_s > max_{s < t} δ_s in the block, and the
     denominator is positive), and ``undefined rounds``, those with denominator 0 (λ_t = U/√0: no loss yet in a
     block whose δ are all 0)."""
-    delta = np.nan_to_num(np.asarray(trace["delta"], float))
+    delta = nm.nan_to_zero(trace["delta"])
     halv = np.flatnonzero(np.asarray(trace["halving"], bool)) if "halving" in trace else np.array([], int)
     T = len(delta)
     future = undefined = 0
@@ -323,7 +329,7 @@ def eq10_defects(trace) -> dict:
     for j, h in enumerate(halv):
         end = halv[j + 1] if j + 1 < len(halv) else T - 1  # 0-based index of t_{j+1}
         block = delta[h + 1:end + 1]
-        blocks.append((int(h) + 1, int(end) + 1, float(block.max()) if len(block) else float("nan")))
+        blocks.append((int(h) + 1, int(end) + 1, nm.mid(block.max()) if len(block) else float("nan")))
         for k in range(len(block)):
             den = block.max() + block[:k].sum()
             if den == 0:
@@ -365,11 +371,6 @@ class POMDTheorem2(_RegretClaim):
     PARAMS = (P.Param("part", "str", "bound", choices=("bound", "eq10"),
                       doc="the inequality, or whether eq. 10's rate can be run as printed"),)
 
-    def uncertified_reason(self, res) -> str | None:
-        """part="eq10" counts rounds from the δ_t of a pomdr run, which has no ball-arithmetic path (LAPACK)."""
-        return ("eq. 10's defects are counted on the float64 run of pomdr, a learner with no ball-arithmetic path "
-                "(its ALD and halving steps use LAPACK)") if res.params.get("part") == "eq10" else None
-
     def preconditions(self, ctx):
         super().preconditions(ctx)
         part = ctx.claim_params["part"]
@@ -384,11 +385,11 @@ class POMDTheorem2(_RegretClaim):
         p = _params(ctx)
         tr = ctx.trace
         U, T = p["U"], ctx.T
-        S = float(np.nansum(tr["delta"]))
+        S = nm.nan_to_zero(tr["delta"]).sum()
         omdr = bool(tr.is_kind("omdr-add").any() or tr.is_kind("omdr-halve").any())
-        base = 3 * U * math.sqrt(S) + 9 * U
-        extra = 3 * U * math.sqrt(2 * T * S) / math.sqrt(p["B"]) if omdr else 0.0
-        lhs = float(np.sum(tr["loss"]))
+        base = 3 * U * nm.sqrt(S) + 9 * U
+        extra = 3 * U * nm.sqrt(2 * T * S) / math.sqrt(p["B"]) if omdr else 0.0
+        lhs = np.sum(tr["loss"])
         rhs, lower, comp = _regret_rhs(ctx, base, extra, U, lhs)
         return ctx.result(lhs, rhs, {"sum loss": lhs, "sum delta": S, "3U sqrt(sum delta) + 9U": base,
                                      "OMDR term": extra, "OMDR ran": omdr, "L_T(f)": comp["loss"],
@@ -411,11 +412,11 @@ class POMDCorollary1(_RegretClaim):
         U, T, D = p["U"], ctx.T, p["D"]
         A = kernel_alignment(ctx.X, ctx.y, ctx.kernel)
         omdr = bool(tr.is_kind("omdr-add").any() or tr.is_kind("omdr-halve").any())
-        base = 6 * U * math.sqrt(A) + 2 * D + 9 * U
-        extra = 6 * U * math.sqrt(2 * T * (A + 2 * D)) / math.sqrt(p["B"]) if omdr else 0.0
-        lhs = float(np.sum(tr["loss"]))
+        base = 6 * U * nm.sqrt(A) + 2 * D + 9 * U
+        extra = 6 * U * nm.sqrt(2 * T * (A + 2 * D)) / math.sqrt(p["B"]) if omdr else 0.0
+        lhs = np.sum(tr["loss"])
         rhs, lower, comp = _regret_rhs(ctx, base, extra, U, lhs)
         return ctx.result(lhs, rhs, {"sum loss": lhs, "A_T": A, "6U sqrt(A_T) + 2D + 9U": base, "OMDR term": extra,
                                      "OMDR ran": omdr, "L_T(f)": comp["loss"], "||f||": comp["norm"],
-                                     "sum delta": float(np.nansum(tr["delta"])),
+                                     "sum delta": nm.nan_to_zero(tr["delta"]).sum(),
                                      "regret at f": lhs - comp["loss"]}, rhs_lower=lower, comparator=comp)

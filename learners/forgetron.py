@@ -178,7 +178,7 @@ class ShrinkRemovePerceptron(KernelLearner):
             self.log("sigma_r", self.sigma_r)
             self.log("mu_r", self.mu_r)
         phi = self._shrink(t, slot)
-        info["phi"] = phi
+        info["phi"], info["phi_at_radius"] = phi, self.phi_at_radius
         self._notify("f''", t, info)
         if slot is None:
             self.log("r", -1)

@@ -4,10 +4,16 @@ Projection-based learners (Projectron, the ALD test of POMD) need K_S⁻¹ k and
 κ(x, x) − kᵀ K_S⁻¹ k every round. Both come from one forward substitution with L (O(n²)); adding a point extends
 L by one row in the same O(n²), so no matrix is ever inverted or refactored from scratch while points are only
 added. The Schur complement also equals det(K_{S∪{x}}) / det(K_S) (claim ALD-DET).
+
+Backends (learners.numeric): LAPACK in float64; in the exact backends (mpmath, arb balls) the same factor is kept in
+the backend's numbers and the substitutions run in them (``nm.tri_solve``), so certified replays of the projection
+learners need no float step.
 """
 from __future__ import annotations
 
 import numpy as np
+
+from . import numeric as nm
 
 
 class SingularGramError(np.linalg.LinAlgError):
@@ -18,7 +24,7 @@ class GramFactor:
     """Lower-triangular L with L Lᵀ = K_S, grown one point at a time."""
 
     def __init__(self, capacity: int = 16):
-        self._L = np.zeros((max(capacity, 1), max(capacity, 1)))
+        self._L = nm.full((max(capacity, 1), max(capacity, 1)), 0)
         self._n = 0
 
     def __len__(self) -> int:
@@ -32,7 +38,10 @@ class GramFactor:
     def from_gram(cls, K: np.ndarray) -> "GramFactor":
         """Factor K from scratch (O(n³)); raises SingularGramError when K is not positive definite."""
         f = cls(max(len(K), 1))
-        if len(K):
+        if len(K) and nm.is_mp():  # exact backends: grow row by row in the backend's numbers (O(n³) as well)
+            for i in range(len(K)):
+                f.append(np.asarray(K[i, :i]), K[i, i])
+        elif len(K):
             try:
                 f._L[: len(K), : len(K)] = np.linalg.cholesky(K)
             except np.linalg.LinAlgError as exc:
@@ -43,20 +52,20 @@ class GramFactor:
     def forward(self, k: np.ndarray) -> np.ndarray:
         """l = L⁻¹ k."""
         if self._n == 0:
-            return np.empty(0)
-        from scipy.linalg import solve_triangular  # lazy: `import learners` must not load scipy
-
-        return solve_triangular(self.L, k, lower=True, check_finite=False)
+            return nm.empty(0)
+        return nm.tri_solve(self.L, k, lower=True)
 
     def schur(self, k: np.ndarray, kxx: float) -> tuple[np.ndarray, float]:
         """Return (l, s) with l = L⁻¹ k and s = κ(x, x) − kᵀ K_S⁻¹ k = κ(x, x) − ‖l‖²."""
         l = self.forward(k)
-        return l, float(kxx - l @ l)
+        return l, _real(kxx - l @ l)
 
     def solve(self, b: np.ndarray) -> np.ndarray:
         """K_S⁻¹ b by two triangular solves."""
         if self._n == 0:
-            return np.empty(0)
+            return nm.empty(0)
+        if nm.is_mp():
+            return nm.tri_solve(self.L.T, nm.tri_solve(self.L, b, lower=True), lower=False)
         from scipy.linalg import cho_solve
 
         return cho_solve((self.L, True), b, check_finite=False)
@@ -66,18 +75,25 @@ class GramFactor:
         if l is None:
             l, s = self.schur(k, kxx)
         else:
-            s = float(kxx - l @ l)
+            s = _real(kxx - l @ l)
         if not s > 0.0:
             raise SingularGramError(f"Schur complement {s:.3g} ≤ 0: the point is in the span of the support")
         n = self._n
         if n == len(self._L):
-            L = np.zeros((2 * n, 2 * n))
+            L = nm.full((2 * n, 2 * n), 0)
             L[:n, :n] = self.L
             self._L = L
         self._L[n, :n] = l
-        self._L[n, n] = np.sqrt(s)
+        self._L[n, n] = nm.sqrt(s)
         self._n = n + 1
 
     def logdet(self) -> float:
         """log det K_S."""
-        return float(2.0 * np.sum(np.log(np.diag(self.L)))) if self._n else 0.0
+        if not self._n:
+            return 0.0
+        return _real(2 * sum(nm.log(v) for v in np.diag(self.L)))
+
+
+def _real(v):
+    """A float in float64; the backend's own number (mpf, Ball) in the exact backends."""
+    return v if nm.is_mp() else float(v)

@@ -522,6 +522,26 @@ def solve(A: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.array([Ball(x[i, 0]) for i in range(x.nrows())], dtype=object)
 
 
+def tri_solve(L: np.ndarray, b: np.ndarray, lower: bool = True) -> np.ndarray:
+    """L⁻¹b for a triangular L: LAPACK (scipy) in float64; in the exact backends a substitution loop in the
+    backend's own numbers (balls: each step is rigorous, so the result encloses the exact solution; a pivot
+    ball containing 0 gives an unbounded ball that later comparisons report as :class:`Uncertain`)."""
+    if not _MP:
+        from scipy.linalg import solve_triangular  # lazy: `import learners` must not load scipy
+
+        return solve_triangular(L, b, lower=lower, check_finite=False)
+    n = len(b)
+    x = np.empty(n, dtype=object)
+    order = range(n) if lower else range(n - 1, -1, -1)
+    for i in order:
+        known = range(i) if lower else range(i + 1, n)
+        acc = scalar(b[i])
+        for j in known:
+            acc = acc - L[i, j] * x[j]
+        x[i] = acc / L[i, i]
+    return x
+
+
 def gaussian_matrix(A: np.ndarray, B: np.ndarray, sigma: float) -> np.ndarray:
     """[exp(−‖a_i − b_j‖²/(2σ²))]_ij in ball arithmetic, with ‖a‖² + ‖b‖² − 2aᵀb from one arb matrix product and
     the remaining scalar steps on arb directly (the Gram matrices of certified replays are the hot spot)."""

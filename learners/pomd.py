@@ -45,6 +45,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from . import numeric as nm
 from . import params as P
 from .base import KernelLearner
 from .registry import register
@@ -63,7 +64,6 @@ _COMMON: tuple[P.Param, ...] = (
 class _OptimisticMD(KernelLearner):
     """Shared mechanics of POMD and POMDR; subclasses choose the phase switch."""
 
-    supports_high_precision = False  # the ALD test and β* use LAPACK triangular solves
     zero_label = 1
     omdr = False
 
@@ -110,8 +110,8 @@ class _OptimisticMD(KernelLearner):
 
     def learning_rate(self) -> float:
         if self.halvings == 0:
-            return self.U / math.sqrt(3.0 + self.sum_pomd)
-        return self.U / math.sqrt(3.0 * self.D + self.sum_omdr)
+            return self.U / nm.sqrt(3.0 + self.sum_pomd)
+        return self.U / nm.sqrt(3.0 * self.D + self.sum_omdr)
 
     def in_pomd_phase(self) -> bool:
         return self.tbar >= self.horizon
@@ -126,17 +126,17 @@ class _OptimisticMD(KernelLearner):
         if self.win_X:
             wrow = self.kernel.row(x, np.asarray(self.win_X))
             wy = np.asarray(self.win_y, dtype=float)
-            avg = float(wy @ wrow) / len(wy)  # −⟨∇̄_t, κ(x_t, ·)⟩·y-free part: (1/M_t) Σ y_{t−r} κ(x_{t−r}, x_t)
+            avg = nm.scalar(wy @ wrow) / len(wy)  # −⟨∇̄_t, κ(x_t, ·)⟩·y-free part: (1/M_t) Σ y_{t−r} κ(x_{t−r}, x_t)
         else:
             wrow, wy, avg = None, None, 0.0
         fx = fprev + lam * avg  # f_t(x_t) = f'_{t−1}(x_t) − λ_t ∇̄_t(x_t)
-        loss = max(0.0, 1.0 - y * fx)
+        loss = nm.nonneg(1.0 - y * fx)
         self.log("loss", loss)
-        kxx = float(self.kernel.kxx(x))
+        kxx = nm.scalar(self.kernel.kxx(x))
         kind = "none"
         if loss > 0:
             # δ_t = max{‖∇_t − ∇̄_t‖² − ‖∇̄_t‖², 0} = max{κ(x_t, x_t) − 2 y_t avg, 0}
-            delta = max(kxx - 2.0 * y * avg, 0.0)
+            delta = nm.nonneg(kxx - 2.0 * y * avg)
             self.log("delta", delta)
             pomd = self.in_pomd_phase() if self.omdr else True
             self.log("phase", 0 if pomd else 1)
@@ -156,7 +156,7 @@ class _OptimisticMD(KernelLearner):
         else:
             l, alpha_t = self.f.factor.schur(row, kxx)
         self.log("alpha_t", alpha_t)
-        held = bool(math.sqrt(max(alpha_t, 0.0)) <= math.sqrt(self.D) * T ** (-self.zeta))
+        held = bool(nm.sqrt(nm.nonneg(alpha_t)) <= nm.sqrt(self.D) * nm.scalar(T) ** (-self.zeta))
         self.log("ald", held)
         if held and l is None:  # S = ∅ and T = 1: β* = 0 (footnote 2), ∇̂_t = 0
             self.log("delta_tilde", 0.0)
@@ -164,7 +164,7 @@ class _OptimisticMD(KernelLearner):
         if held:
             beta = self.f.factor.solve(row)
             # δ̃_t with ∇̂_t = −y Φ_S β*: ‖∇̂‖² − 2⟨∇̂, ∇̄⟩, ‖∇̂‖² = kᵀK⁻¹k = ‖l‖²
-            self.sum_pomd += self._delta_hat(y, beta, float(l @ l))
+            self.sum_pomd += self._delta_hat(y, beta, nm.scalar(l @ l))
             self.f.set_alpha(self.f.alpha + lam * y * beta)
             self._project()
             return "pomd-ald"
@@ -178,13 +178,13 @@ class _OptimisticMD(KernelLearner):
 
     def _delta_hat(self, y, beta, nhat_sq) -> float:
         if not self.win_X:
-            self.log("delta_tilde", max(nhat_sq, 0.0))
-            return max(nhat_sq, 0.0)
+            self.log("delta_tilde", nm.nonneg(nhat_sq))
+            return nm.nonneg(nhat_sq)
         W = self.kernel.matrix(np.asarray(self.win_X), self.f.X)  # M × |S|, one vectorised call
         wy = np.asarray(self.win_y, dtype=float)
-        inner = y * float(wy @ (W @ beta)) / len(wy)  # ⟨∇̂, ∇̄⟩ = y (1/M) Σ y_{t−r} (Φ_S β*)(x_{t−r})
-        self.log("delta_tilde", max(nhat_sq - 2.0 * inner, 0.0))
-        return max(nhat_sq - 2.0 * inner, 0.0)
+        inner = y * nm.scalar(wy @ (W @ beta)) / len(wy)  # ⟨∇̂, ∇̄⟩ = y (1/M) Σ y_{t−r} (Φ_S β*)(x_{t−r})
+        self.log("delta_tilde", nm.nonneg(nhat_sq - 2.0 * inner))
+        return nm.nonneg(nhat_sq - 2.0 * inner)
 
     def _omdr_step(self, t, x, y, lam, row, kxx, fprev, delta) -> str:
         if self.halvings:
@@ -209,7 +209,7 @@ class _OptimisticMD(KernelLearner):
         keep, drop = order[: self.B // 2], order[self.B // 2:]
         G = self.f.gram
         target = keep[np.argmax(G[np.ix_(drop, keep)], axis=1)]
-        coef = np.array(self.f.alpha, dtype=float)
+        coef = np.array(self.f.alpha, dtype=nm.dtype())
         np.add.at(coef, target, coef[drop])
         self.f.restrict(keep, alpha=coef[keep])
         n = self.f.norm

@@ -216,7 +216,8 @@ def test_ald_t1_witness_replays_without_a_traceback(tmp_path, capsys):
 
 def test_spectrum_in_the_high_precision_backend():
     """ALD-T1's eigenvalues are computed in the backend's own arithmetic (mpmath eigsy on object arrays), agreeing
-    with LAPACK; the LAPACK-bound pomd says so instead of reaching eigvalsh on an object array."""
+    with LAPACK; pomd runs in that backend too (its Gram factor's substitutions in mpf) and keeps the same support
+    as its float64 run."""
     from bounds.pomd import spectrum
     from learners.numeric import high_precision
 
@@ -229,8 +230,11 @@ def test_spectrum_in_the_high_precision_backend():
     assert Kmp.dtype == object
     assert np.allclose(np.asarray(lam_mp, float), np.sort(np.linalg.eigvalsh(K))[::-1], atol=1e-12)
     X, y = _repeated_point(10, 0.01)
-    with high_precision(30), pytest.raises(NotImplementedError, match="pomd"):
-        bounds.check("ALD-T1", X, y, kernel="linear", learner="pomd")
+    ref = bounds.check("ALD-T1", X, y, kernel="linear", learner="pomd", certify=False)
+    with high_precision(30):
+        hp = bounds.check("ALD-T1", X, y, kernel="linear", learner="pomd")
+    assert hp.terms["|S_T|"] == ref.terms["|S_T|"] >= 1
+    assert hp.holds is ref.holds is True
 
 
 # -------------------------------------------------------------------------------------------- metamorphic
@@ -310,9 +314,9 @@ def test_translation_invariant_learners_on_degenerate_inputs(name, data, u):
 
 @pytest.mark.claim("ALD-T1")
 def test_ald_t1_certified_replay_says_why_not_instead_of_failing():
-    """In the ball backend (bounds.certify) ALD-T1 on pomd gets no certificate, with the reason named: the learner
-    needs LAPACK; the float verdict is kept as a candidate and nothing raises."""
+    """In the ball backend (bounds.certify) ALD-T1 on pomd gets no certificate, with the reason named: its spectral
+    envelope rests on LAPACK eigenvalues; the float verdict is kept as a candidate and nothing raises."""
     X, y = _repeated_point(20, 1.01 * 20 ** -3.0)
     res = bounds.check("ALD-T1", X, y, kernel="linear", learner="pomd", certify=True)
     assert res.holds is True and res.verdict == "inconclusive"
-    assert res.certificate.holds is None and "pomd" in res.certificate.reason
+    assert res.certificate.holds is None and "eigvalsh" in res.certificate.reason
