@@ -56,7 +56,41 @@ def against_loss(ctx: Context, lhs: float, rhs_of_L, U: float):
 
 def tilted_min(oracle: HingeOracle, g: np.ndarray, U: float, a_hint: np.ndarray | None = None):
     """min over ‖f‖ ≤ U of L_T(f) − ⟨G, f⟩ with G = Σ g_t κ(x_t, ·): (value at an explicit f, certified lower
-    bound, comparator). ``a_hint`` is an extra dual point to try (it certifies the U = ∞ case exactly)."""
+    bound, comparator). ``a_hint`` is an extra dual point to try (it certifies the U = ∞ case exactly).
+
+    In ball arithmetic the float64 solve (at the midpoints of g and U) chooses the comparator and the dual point;
+    the value is then re-evaluated at that explicit comparator (scaled into the ball for certain) and the lower
+    bound is the weak-duality bound of the module docstring at that dual point, both in balls."""
+    if nm.is_ball():
+        with nm.float64():
+            _, _, comp_f, points = _tilted_min_float(oracle, np.array([nm.mid(v) for v in g]), nm.mid(U), a_hint)
+        comp = oracle.from_beta(comp_f.beta)
+        if nm.isfinite(U) and not nm.upper(comp.norm) <= nm.lower(U):
+            comp = oracle.scaled(comp, U)
+        value = comp.loss - g @ comp.values
+        lowers = [b for b in (_tilted_dual_ball(oracle, g, U, a) for a in points) if b != -math.inf]
+        return value, nm.bmin(nm.bmax(*lowers), value) if lowers else -math.inf, comp
+    value, lower, comp, _ = _tilted_min_float(oracle, g, U, a_hint)
+    return value, lower, comp
+
+
+def _tilted_dual_ball(oracle: HingeOracle, g: np.ndarray, U, a: np.ndarray):
+    """Σ_t a_t − U‖Σ_t (g_t + a_t y_t) κ(x_t, ·)‖ in balls at a float point a of [0, 1]^T (U = ∞: Σ a_t when that
+    norm is exactly 0, else −∞)."""
+    a = np.clip(np.nan_to_num(np.asarray(a, float)), 0.0, 1.0)
+    v = g + a * oracle.y
+    vsq = nm.nonneg(v @ oracle._Kb_times(v))
+    total = sum((nm.ball(x) for x in a), nm.ball(0))
+    if nm.isfinite(U):
+        return total - U * nm.sqrt(vsq)
+    try:
+        return total if vsq == 0 else -math.inf
+    except nm.Uncertain:
+        return -math.inf
+
+
+def _tilted_min_float(oracle: HingeOracle, g: np.ndarray, U: float, a_hint: np.ndarray | None):
+    """The float64 solve of :func:`tilted_min`: (value, lower, comparator, the dual points tried)."""
     import cvxpy as cp
 
     R, y, K = oracle.R, oracle.y, oracle.K
@@ -75,17 +109,18 @@ def tilted_min(oracle: HingeOracle, g: np.ndarray, U: float, a_hint: np.ndarray 
     margin = xi >= 1 - (R.T * y[:, None]) @ z
     cons = [xi >= 0, margin] + ([cp.norm(z, 2) <= U] if math.isfinite(U) else [])
     prob = cp.Problem(cp.Minimize(cp.sum(xi) - Rg @ z), cons)
-    lowers = [dual(a_hint)] if a_hint is not None else []
+    points = [a_hint] if a_hint is not None else []
     comp = oracle.comparator(np.zeros(r))
     for _ in solve(prob):
         if z.value is not None:
             c = oracle.comparator(np.asarray(z.value))
             comp = oracle.scaled(c, U) if c.norm > U else c
             if margin.dual_value is not None:
-                lowers.append(dual(margin.dual_value))
+                points.append(np.asarray(margin.dual_value, float))
             break
     value = comp.loss - float(g @ comp.values)
-    return value, min(max(lowers, default=-math.inf), value), comp
+    lowers = [dual(a) for a in points]
+    return value, min(max(lowers, default=-math.inf), value), comp, points
 
 
 def require_eps_window(ctx: Context, lam: np.ndarray, eps: np.ndarray) -> None:
@@ -100,12 +135,12 @@ def tilt_vector(tr) -> tuple[np.ndarray, float]:
     """(g, A): G = Σ_{t∈M'∪N} (f_t − f_{t+1})/λ_t = Σ_τ g_τ κ(x_τ, ·) and A = Σ (‖f_t‖² − ‖f_{t+1}‖²)/(2λ_t),
     rebuilt from AVP's trace (coefficients α over the examples, α ← p_t (α + λ_t y_t e_t) on update rounds)."""
     T = tr.T
-    alpha, g = np.zeros(T), np.zeros(T)
+    alpha, g = nm.full(T, 0), nm.full(T, 0)
     upd = tr.updated
-    lam, proj = np.asarray(tr["lam"], float), np.asarray(tr["proj"], float)
-    norm = np.asarray(tr.norm, float)
-    prev = np.concatenate([[0.0], norm[:-1]])
-    A = float(np.sum((prev[upd] ** 2 - norm[upd] ** 2) / (2 * lam[upd])))
+    lam, proj = nm.asarray(tr["lam"]), nm.asarray(tr["proj"])
+    norm = nm.asarray(tr.norm)
+    prev = np.concatenate([nm.full(1, 0), norm[:-1]])
+    A = ((prev[upd] ** 2 - norm[upd] ** 2) / (2 * lam[upd])).sum() if upd.any() else nm.scalar(0)
     for t in np.flatnonzero(upd):
         step = lam[t] * tr.y[t]
         if proj[t] == 1.0:
@@ -136,16 +171,17 @@ class AVPTheorem3(Claim):
 
     def preconditions(self, ctx):
         tr = ctx.trace
-        lam, eps = np.asarray(tr["lam"], float), np.asarray(tr["eps"], float)
-        ctx.require("lambda_t < 2", bool(np.all(lam < 2)), f"max λ_t = {lam.max():.6g}")
+        lam, eps = nm.asarray(tr["lam"]), nm.asarray(tr["eps"])
+        ok = all(v < 2 for v in lam)
+        ctx.require("lambda_t < 2", ok, "" if ok else f"max λ_t = {max(nm.mid(v) for v in lam):.6g}")
         require_eps_window(ctx, lam, eps)
 
     def evaluate(self, ctx):
         tr = ctx.trace
-        U = float(resolved(ctx)["U"])
+        U = resolved(ctx)["U"]
         mp, nn = sets(tr)
-        lam, eps = np.asarray(tr["lam"], float), np.asarray(tr["eps"], float)
-        const = float(np.sum(lam[mp] / 2) + np.sum(lam[nn] / 2 - eps[nn]))
+        lam, eps = nm.asarray(tr["lam"]), nm.asarray(tr["eps"])
+        const = nm.scalar(0) + (lam[mp] / 2).sum() + (lam[nn] / 2 - eps[nn]).sum()
         g, A = tilt_vector(tr)
         lhs = int(mp.sum())
         terms = {"|M'_T|": lhs, "|N_T|": int(nn.sum()), "sum_M' lam/2 + sum_N (lam/2 - eps)": const, "A": A}
@@ -153,7 +189,7 @@ class AVPTheorem3(Claim):
             oracle = HingeOracle(ctx.X, ctx.y, ctx.kernel)
             value, lower, comp = tilted_min(oracle, g, U, a_hint=tr.updated.astype(float))
             ctx.comparator_f = comp.expansion(ctx.X, ctx.kernel)
-            terms.update({"L_T(f)": comp.loss, "||f||": comp.norm, "<G,f>": float(g @ comp.values)})
+            terms.update({"L_T(f)": comp.loss, "||f||": comp.norm, "<G,f>": g @ comp.values})
             return ctx.result(lhs, value + A + const, terms, rhs_lower=lower + A + const,
                               comparator={"kind": "oracle", **comp.describe()})
         f = ctx.comparator if ctx.comparator != "zero" else None

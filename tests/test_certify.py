@@ -129,7 +129,7 @@ def test_uncertifiable_claims_say_why():
 # precision. Before, each stopped at a float site (named in the certificate) and stayed inconclusive.
 BALL_PATHS = [
     ("FGT-L3", {}, None), ("FGT-L4", {}, None), ("FGT-L5", {}, None),
-    ("AVP-GAP", {}, None), ("AVP-C2", {}, None),
+    ("AVP-GAP", {}, None), ("AVP-C2", {}, None), ("AVP-T3", {}, None), ("AVP-T3", {"U": 1.5, "lam": 0.5, "eps": 0.6}, None),
     ("AHP-T6", {}, None), ("AHP-T6", {"zeta": "all", "zeta_grid": 3}, None), ("AHP-T6", {"zeta": 0.5}, None),
     ("POM-L4", {}, None), ("POM-T2", {}, "pomd"), ("POM-T2", {"B": 8, "B0": 2}, "pomdr"), ("POM-C1", {}, "pomd"),
     ("FGT-L9", {"B": 83}, None),
