@@ -300,6 +300,8 @@ class Context:
         holds = None
         if uncertified:
             notes.append(f"inconclusive: {uncertified}")
+        elif lhs is rhs and lo is None:  # both sides are one and the same number: an exact tie, lhs ≤ rhs
+            holds = True
         elif (lb - rb).a > 0:
             holds = False
         elif (lb - (rb if lo is None else lo)).a <= 0:

@@ -185,8 +185,8 @@ class Checks:
     identities: list = field(default_factory=list)
 
     def add(self, name: str, t: int, lhs: float, rhs: float, *mags: float, comparator: str = "") -> None:
-        if nm.is_ball():  # certified: no tolerance; the slack is a ball
-            self.rows.append((rhs - lhs, name, t, lhs, rhs, 0.0, comparator))
+        if nm.is_ball():  # certified: no tolerance; the slack is a ball (exactly 0 when both sides are one number)
+            self.rows.append((nm.scalar(0) if rhs is lhs else rhs - lhs, name, t, lhs, rhs, 0.0, comparator))
             return
         tol = tolerance(lhs, rhs, *mags)
         self.rows.append((float(rhs) + tol - float(lhs), name, t, float(lhs), float(rhs), tol, comparator))
@@ -593,11 +593,39 @@ class ForgetronLemma7(Claim):
         cap = forgetron_phi_cap(B)
         checks = Checks()
         S = -nm.log(Phi).sum() if M else nm.scalar(0)
-        checks.add("Lemma 7", 0, G2 * S, nm.scalar(M) / 32, G2, M)
-        for t, p in zip(np.flatnonzero(J) + 1, Phi):
-            checks.add("eq. 37", int(t), cap, p, 1.0)
+        if nm.is_ball() and not isinstance(ctx.comparator, KernelExpansion):
+            self._certified_rows(checks, lrn, J, Phi, col(tr, "norm_prime", J), cap, M)
+        else:
+            checks.add("Lemma 7", 0, G2 * S, nm.scalar(M) / 32, G2, M)
+            for t, p in zip(np.flatnonzero(J) + 1, Phi):
+                checks.add("eq. 37", int(t), cap, p, 1.0)
         return checks.result(ctx, {"M": M, "U": U, "||g||^2": G2, "sum log(1/Phi)": S,
                                    "min Phi": nm.bmin(*Phi) if M else 1.0, "(B+1)^(-1/(2(B+1)))": cap})
+
+
+    @staticmethod
+    def _certified_rows(checks: Checks, lrn, J: np.ndarray, Phi: np.ndarray, norm_prime: np.ndarray, cap, M: int):
+        """The rows of :meth:`evaluate` in ball arithmetic at ‖g‖ = U, with the exact algebra of eqs. 24-26.
+
+        On a mistake round of the basic Forgetron φ_t is U/‖f'_t‖ (then Φ_t = 1, J1) or the cap c = (B+1)^(−1/(2(B+1)))
+        of eq. 25; with U² = (B+1)/(16 ln(B+1)) (eq. 26), U² ln(1/c) = 1/32 exactly. So a J2 round (Φ_t = φ_t = c)
+        adds exactly 1/32 to U²Σ ln(1/Φ_t) and a J3 round (Φ_t = c‖f'_t‖/U) adds 1/32 + U² ln(U/‖f'_t‖): the lemma's
+        tie, attained when every mistake is in J2, is decided exactly instead of by two balls around the same
+        number. The J-set of each round is the learner's own test (Φ_t = 1 exactly, else ‖f'_t‖ ≤ U), repeated on
+        the same balls."""
+        U = lrn.U
+        n23, tail = 0, nm.scalar(0)
+        for t, p, nf in zip(np.flatnonzero(J) + 1, Phi, norm_prime):
+            if p == 1:  # J1
+                checks.add("eq. 37", int(t), cap, p, 1.0)
+            elif nf <= U:  # J2: Φ_t = φ_t = c, eq. 37 with equality
+                n23 += 1
+                checks.add("eq. 37", int(t), p, p, 1.0)
+            else:  # J3
+                n23 += 1
+                tail = tail + nm.log(U / nf)
+                checks.add("eq. 37", int(t), cap, p, 1.0)
+        checks.add("Lemma 7", 0, nm.scalar(n23) / 32 + U * U * tail, nm.scalar(M) / 32, U * U, M)
 
 
 # ============================================================================ FGT-L8

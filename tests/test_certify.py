@@ -132,7 +132,7 @@ BALL_PATHS = [
     ("AVP-GAP", {}, None), ("AVP-C2", {}, None), ("AVP-T3", {}, None), ("AVP-T3", {"U": 1.5, "lam": 0.5, "eps": 0.6}, None),
     ("AHP-T6", {}, None), ("AHP-T6", {"zeta": "all", "zeta_grid": 3}, None), ("AHP-T6", {"zeta": 0.5}, None),
     ("POM-L4", {}, None), ("POM-T2", {}, "pomd"), ("POM-T2", {"B": 8, "B0": 2}, "pomdr"), ("POM-C1", {}, "pomd"),
-    ("FGT-L9", {"B": 83}, None),
+    ("FGT-L9", {"B": 83}, None), ("FGT-L7", {"B": 10}, None),
 ]
 
 
@@ -156,6 +156,24 @@ def test_acg_lemma_certified_at_its_tie():
     assert r.verdict == "holds" and r.certificate.lhs[0] == 1 and r.certificate.rhs[1] == 2
     r0 = bounds.check("ACG-L2", params={"l": [0, 0], "xi": 0.0}, certify=True)
     assert r0.verdict == "holds" and list(r0.certificate.lhs) == list(r0.certificate.rhs) == [0.0, 0.0]
+
+
+def test_forgetron_lemma7_tie_is_decided_exactly():
+    """FGT-L7 at ‖g‖ = U: with U² = (B+1)/(16 ln(B+1)) (eq. 26) and Φ_t = (B+1)^(−1/(2(B+1))) (eq. 25) on every J2
+    round, U² ln(1/Φ_t) = 1/32 exactly, so a run whose mistakes are all in J2 attains Lemma 7 with equality. The
+    certified verdict is "holds" with both sides the exact number M/32 (two balls around it could not decide)."""
+    from adversaries import make_sequence
+
+    X, y = make_sequence("noisy:T=40,d=3,noise=0.2", seed=0)
+    X = X / 16  # short points (linear kernel): ‖f'_t‖ stays below U, so every mistake round is in J2
+    res = bounds.check("FGT-L7", X, y, kernel="linear", params={"B": 100}, certify=False)
+    M, U = res.terms["M"], res.terms["U"]
+    B = 100
+    assert math.isclose(U * U * math.log(B + 1) / (2 * (B + 1)), 1 / 32, rel_tol=1e-14)  # the algebra used
+    assert math.isclose(res.terms["sum log(1/Phi)"] * U * U, M / 32, rel_tol=1e-12)  # every mistake in J2 here
+    assert M >= 5
+    r = bounds.check("FGT-L7", X, y, kernel="linear", params={"B": 100}, certify=True)
+    assert r.verdict == "holds", r.certificate.reason
 
 
 def test_identities_are_refuted_or_unproven_never_certified():
