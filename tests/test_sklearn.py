@@ -29,7 +29,7 @@ from learners.sklearn import (ADAPTERS, EXPECTED_FAILED_CHECKS, POOR_SCORE, Onli
 NAMES = learners.available()
 
 
-STRICT = {"xfail_strict": True} if sklearn.__version__ >= "1.8" else {}  # xfail_strict is new in scikit-learn 1.8
+STRICT = {"xfail_strict": True} if tuple(map(int, sklearn.__version__.split(".")[:2])) >= (1, 8) else {}  # xfail_strict is new in scikit-learn 1.8
 
 
 @parametrize_with_checks([ADAPTERS[n]() for n in NAMES], expected_failed_checks=expected_failed_checks, **STRICT)
