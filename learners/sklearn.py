@@ -54,7 +54,7 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.multiclass import _check_partial_fit_first_call, check_classification_targets
+from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .base import OnlineLearner
@@ -110,8 +110,9 @@ class OnlineKernelClassifier(ClassifierMixin, BaseEstimator):
                 raise ValueError("classes must be passed on the first call to partial_fit (both class labels)")
             self.classes_ = _binary_classes(np.unique(classes))
             self.learner_ = self._new_learner()
-        else:
-            _check_partial_fit_first_call(self, classes)  # a different `classes` on a later call is refused
+        elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
+            raise ValueError(f"classes={list(np.unique(classes))} differs from the classes of the first partial_fit "
+                             f"call {list(self.classes_)}")
         return self._play(X, y)
 
     def _play(self, X: np.ndarray, y: np.ndarray) -> "OnlineKernelClassifier":

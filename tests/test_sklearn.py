@@ -116,7 +116,7 @@ def test_partial_fit_needs_both_classes_first_and_the_same_classes_after():
     with pytest.raises(ValueError, match="classes must be passed"):
         clf.partial_fit(X, y)
     clf.partial_fit(X[:2], y[:2], classes=[0, 1])
-    with pytest.raises(ValueError, match="classes"):
+    with pytest.raises(ValueError, match="differs from the classes of the first partial_fit"):
         clf.partial_fit(X, y, classes=[0, 2])
     with pytest.raises(ValueError, match="not one of the classes"):
         clf.partial_fit(X, np.where(y == 1, 5, 0))
