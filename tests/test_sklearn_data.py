@@ -65,12 +65,15 @@ def test_order_passes_and_cap():
     np.testing.assert_array_equal(Xa, Xb)
     assert not np.array_equal(Xa, Xc) and not np.array_equal(Xa, X0)
     assert sorted(map(tuple, Xa)) == sorted(map(tuple, X0)) and (ya == 1).sum() == 50  # a permutation
-    X2, y2 = make_sequence("iris:positive=2,scale=none,passes=2", seed=3)
+    X2, y2 = make_sequence("iris:positive=2,scale=none,T=300", seed=3)  # two passes
     assert len(y2) == 300 and sorted(map(tuple, X2[150:])) == sorted(map(tuple, X0))
     np.testing.assert_array_equal(X2[:150], Xa)
-    XT, yT = make_sequence("iris:positive=2,scale=none,passes=2,T=170", seed=3)
+    assert not np.array_equal(X2[150:], Xa)  # a fresh permutation per pass
+    XT, yT = make_sequence("iris:positive=2,scale=none,T=170", seed=3)
     np.testing.assert_array_equal(XT, X2[:170])
     np.testing.assert_array_equal(yT, y2[:170])
+    X1, _ = make_sequence("iris:positive=2,scale=none,T=20,shuffle=0")
+    np.testing.assert_array_equal(X1, X0[:20])
 
 
 def test_claim_check_on_breast_cancer_from_the_cli(capsys):
@@ -80,6 +83,7 @@ def test_claim_check_on_breast_cancer_from_the_cli(capsys):
     res = json.loads(capsys.readouterr().out)
     X, y = make_sequence("breast-cancer:scale=unit,T=40")
     assert res["claim"] == "PER-T1" and res["T"] == 40
+    assert skdata.DATASETS["breast-cancer"][2] == len(make_sequence("breast-cancer")[1]) == 569  # default: one pass
     assert res["lhs"] == _perceptron_mistakes(X, y) == 8  # M of the linear Perceptron, counted here
     assert res["verdict"] == "holds" and res["certificate"]["verdict"] == "holds"  # certified in ball arithmetic
 
