@@ -128,7 +128,7 @@ def _constructions(adaptive: bool) -> list:
     from .sequences import SEQUENCES, _load_all
 
     _load_all()
-    return [s for s in SEQUENCES.values() if s.adaptive == adaptive]
+    return [s for s in SEQUENCES.values() if s.adaptive == adaptive and s.search]
 
 
 def gen_construction(rng: np.random.Generator, cfg: dict, max_T: int):

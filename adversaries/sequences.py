@@ -60,6 +60,7 @@ class Sequence:
     adaptive: bool = False
     kernel: str | None = None  # the kernel the construction is stated for, if any
     declared: tuple = ()  # explicit Param declarations (the others are inferred: see the module docstring)
+    search: bool = True  # the counterexample search may draw it as a construction (False: real data sets)
 
     @property
     def params(self) -> tuple[Param, ...]:
@@ -86,14 +87,14 @@ _LOADED = False
 
 
 def sequence(name: str, description: str, adaptive: bool = False, kernel: str | None = None,
-             params: tuple = (), **defaults):
+             params: tuple = (), search: bool = True, **defaults):
     """Register a sequence generator under ``name`` with its default parameters (``params``: explicit declarations
-    for some of them)."""
+    for some of them; ``search=False``: the counterexample search never draws it)."""
 
     def deco(fn):
         if name in SEQUENCES:
             raise ValueError(f"sequence {name!r} registered twice")
-        SEQUENCES[name] = Sequence(name, description, fn, defaults, adaptive, kernel, tuple(params))
+        SEQUENCES[name] = Sequence(name, description, fn, defaults, adaptive, kernel, tuple(params), search)
         return fn
 
     return deco

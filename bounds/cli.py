@@ -433,7 +433,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(fn=cmd_campaign)
 
-    p = sub.add_parser("report", help="the tightness report over the built-in sequences (Markdown + PNG)")
+    p = sub.add_parser("report", help="the tightness report over the built-in sequences (Markdown + PNG, and one "
+                       "self-contained report.html)")
     p.add_argument("--out", required=True)
     p.add_argument("--quick", action="store_true", help="small sizes (the CI smoke test)")
     p.add_argument("--only", action="append", help="run only these notebooks (stem names)")

@@ -1,4 +1,6 @@
-"""``boundlab report``: execute the tightness notebooks and assemble one Markdown report with their plots.
+"""``boundlab report``: execute the tightness notebooks and assemble one report with their plots, written twice from
+one model (:class:`Report`): ``report.md`` with the PNGs beside it, and ``report.html``, one self-contained page
+(bounds.report_html: plots embedded, a table of contents by paper and claim, the findings with their witnesses).
 
 Every ``notebooks/*.py`` (jupytext percent format, stored without outputs) is converted and executed with nbclient
 in the output folder, with ``BOUNDLAB_REPORT_DIR`` pointing there (and ``BOUNDLAB_QUICK=1`` for ``--quick``). A
@@ -21,10 +23,67 @@ import platform
 import tempfile
 import time
 import traceback
+from dataclasses import dataclass, field
 from pathlib import Path
 
 NOTEBOOK_DIR = Path(__file__).resolve().parent.parent / "notebooks"
 MIN_FONT = 8.0  # points: the smallest text a saved figure may carry
+
+
+# ------------------------------------------------------------------------------------------ the report model
+# One model, rendered twice: as Markdown here (report.md) and as one self-contained HTML page (bounds.report_html,
+# report.html). A part's body is Markdown lines, except tables whose rows the HTML page anchors (Table).
+@dataclass
+class Table:
+    """A table of the report; ``anchors``: an in-page id per row (the HTML table of contents links to it),
+    ``groups``: the heading each row is listed under in the table of contents (the claim's paper)."""
+
+    header: list
+    rows: list
+    anchors: list = field(default_factory=list)
+    groups: list = field(default_factory=list)
+
+
+@dataclass
+class Part:
+    """One section: ``## title``, its body (Markdown lines or :class:`Table`), its subsections (``### title``) and
+    the lines after them; ``anchor`` is its in-page id in the HTML page."""
+
+    title: str
+    anchor: str
+    body: list = field(default_factory=list)
+    children: list = field(default_factory=list)
+    tail: list = field(default_factory=list)
+
+
+@dataclass
+class Report:
+    title: str
+    preamble: list
+    parts: list
+    out: Path  # the folder holding the report and its plots
+
+
+def markdown_lines(blocks: list) -> list[str]:
+    """Markdown lines of a body: tables through :func:`md_table`, lines as they are."""
+    out: list[str] = []
+    for b in blocks:
+        out += md_table(b.header, b.rows) if isinstance(b, Table) else [b]
+    return out
+
+
+def part_markdown(part: Part, level: int = 2) -> list[str]:
+    lines = [f"{'#' * level} {part.title}", ""] + markdown_lines(part.body)
+    for child in part.children:
+        lines += part_markdown(child, level + 1)
+    return lines + part.tail
+
+
+def to_markdown(report: Report) -> str:
+    lines = [f"# {report.title}", ""] + report.preamble
+    for part in report.parts:
+        lines += part_markdown(part)
+    return "\n".join(lines) + "\n"
 
 
 def md_cell(value) -> str:
@@ -210,44 +269,72 @@ def _split_title(fragment: str, default: str) -> tuple[str, str]:
     return title, body
 
 
-def _claims_table() -> list[str]:
+def _claims_part() -> Part:
+    """The table of every claim's status (rows anchored ``claim-ID``, grouped by paper in the HTML contents)."""
+    from .catalog import CATALOG
     from .status import statuses, summary
 
     rows = statuses()
-    lines = md_table(["claim", "source", "status", "findings", "readings"],
-                     [[r["id"], r["source"], r["status"], r["findings"] or "", ", ".join(r["readings"])]
-                      for r in rows])
+    paper = {e.id: e.section for e in CATALOG}
+    table = Table(["claim", "source", "status", "findings", "readings"],
+                  [[r["id"], r["source"], r["status"], r["findings"] or "", ", ".join(r["readings"])] for r in rows],
+                  anchors=[claim_anchor(r["id"]) for r in rows], groups=[paper.get(r["id"], "") for r in rows])
     legend = {}
     for r in rows:
         legend.update(r["readings"])
-    lines += ["", summary(rows), "", "Readings (where a learner departs from the printed pseudo-code; every verdict "
-              "about the learner repeats it):", ""] + [f"* `{k}`: {v}" for k, v in legend.items()]
-    return lines
+    body = [table, "", summary(rows), "", "Readings (where a learner departs from the printed pseudo-code; every "
+            "verdict about the learner repeats it):", ""] + [f"* `{k}`: {v}" for k, v in legend.items()]
+    return Part("Claims", "claims", body + [""])
 
 
-def _errata_section() -> list[str]:
-    """Every finding once, with its kind and each supporting witness's replay."""
+def _claims_table() -> list[str]:
+    return markdown_lines(_claims_part().body)[:-1]
+
+
+def anchor(text: str) -> str:
+    """An in-page id from any text: lower-case ASCII letters, digits and hyphens."""
+    import re
+
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "section"
+
+
+def claim_anchor(claim_id: str) -> str:
+    return "claim-" + anchor(claim_id)
+
+
+def finding_anchor(finding_id: str) -> str:
+    return "finding-" + anchor(finding_id)
+
+
+def _errata_part() -> Part:
+    """Every finding once (a subsection anchored ``finding-ID``), with its kind and each supporting witness's
+    replay."""
     from .errata import KINDS, WITNESS_DIR, findings
 
-    lines = ["## Errata", ""]
     items = findings()
     if not items:
-        return lines + ["No claim has failed as printed so far."]
+        return Part("Errata", "errata", ["No claim has failed as printed so far."])
     kinds = {k: sum(f.kind == k for f in items) for k in [*KINDS, "unclassified"]}
-    lines += [f"{len(items)} findings ({', '.join(f'{v} {k}' for k, v in kinds.items() if v)}) supported by "
-              f"{sum(len(f.witnesses) for f in items)} witness files. Kinds: "
-              + "; ".join(f"*{k}*: {v}" for k, v in KINDS.items()) + ".", ""]
+    body = [f"{len(items)} findings ({', '.join(f'{v} {k}' for k, v in kinds.items() if v)}) supported by "
+            f"{sum(len(f.witnesses) for f in items)} witness files. Kinds: "
+            + "; ".join(f"*{k}*: {v}" for k, v in KINDS.items()) + ".", ""]
+    children = []
     for f in items:
         e = f.erratum
-        lines += [f"### {f.claim}: {f.id} ({f.kind})", ""]
+        lines = []
         if len(f.claims) > 1:
             lines += [f"*Statements shown failing:* {', '.join(f.claims)} (filed under {f.claim}).", ""]
         lines += [f"*Printed:* {e.get('printed', '')}", "", f"*Cause:* {e.get('cause', '')}", ""]
         if e.get("corrected"):
             lines += [f"*Corrected:* {e['corrected']}", ""]
         lines += [f"*Witnesses:* {len(f.witnesses)}", ""] + [f"* {_replay_line(w)}" for w in f.witnesses] + [""]
-    lines.append(f"Witness files: `{WITNESS_DIR.relative_to(WITNESS_DIR.parent.parent)}/`.")
-    return lines
+        children.append(Part(f"{f.claim}: {f.id} ({f.kind})", finding_anchor(f.id), lines))
+    tail = [f"Witness files: `{WITNESS_DIR.relative_to(WITNESS_DIR.parent.parent)}/`."]
+    return Part("Errata", "errata", body, children, tail)
+
+
+def _errata_section() -> list[str]:
+    return part_markdown(_errata_part())
 
 
 def _replay_line(w) -> str:
@@ -269,20 +356,24 @@ def _replay_line(w) -> str:
 
 
 def build_report(out: "str | Path", quick: bool = False, only: list[str] | None = None) -> Path:
+    """Execute the notebooks and write ``report.md`` and the self-contained ``report.html`` (one model, rendered
+    twice) in ``out``; return the Markdown's path."""
+    from .report_html import to_html
+
     out = Path(out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     started = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    lines = ["# boundlab tightness report", "",
-             f"Generated {started} on Python {platform.python_version()} ({'quick' if quick else 'full'} sizes).", "",
-             "## Claims", ""] + _claims_table() + [""]
+    preamble = [f"Generated {started} on Python {platform.python_version()} ({'quick' if quick else 'full'} sizes).",
+                ""]
+    parts = [_claims_part()]
     failures = []
     for nb in notebooks(only):
         print(f"executing {nb.name} ...", flush=True)
         ok, secs, err = execute(nb, out, quick)
         frag = out / f"{nb.stem}.md"
         title, body = _split_title(frag.read_text() if ok and frag.exists() else "", nb.stem)
-        lines += [f"## {title}", "", f"_Notebook `notebooks/{nb.name}`, executed in {secs:.0f} s "
-                                     f"(`{nb.stem}.ipynb` beside this report)._", ""]
+        lines = [f"_Notebook `notebooks/{nb.name}`, executed in {secs:.0f} s (`{nb.stem}.ipynb` beside this "
+                 f"report)._", ""]
         if not ok:
             failures.append(nb.name)
             lines += ["**This notebook failed:**", "", "```", err.rstrip(), "```", ""]
@@ -290,9 +381,12 @@ def build_report(out: "str | Path", quick: bool = False, only: list[str] | None 
             lines += [body, ""]
         else:
             lines += ["The notebook ran but wrote no summary fragment.", ""]
-    lines += _errata_section()
+        parts.append(Part(title, "notebook-" + anchor(nb.stem), lines))
+    parts.append(_errata_part())
+    report = Report("boundlab tightness report", preamble, parts, out)
     path = out / "report.md"
-    path.write_text("\n".join(lines) + "\n")
+    path.write_text(to_markdown(report))
+    (out / "report.html").write_text(to_html(report), encoding="utf-8")
     if failures:
         raise ReportError(f"{len(failures)} notebook(s) failed: {', '.join(failures)}; see {path}")
     return path

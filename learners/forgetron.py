@@ -35,6 +35,7 @@ Tie convention: J uses y f ≤ 0 as the paper does; the reported prediction at a
 """
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
@@ -225,6 +226,16 @@ class RemoveOldestPerceptron(ShrinkRemovePerceptron):
         super().__init__(kernel, B=_check_budget("remove-oldest", B))
 
 
+def _constant_phi(c: Any, t: int) -> Any:
+    return nm.scalar(c)
+
+
+def _listed_phi(values: tuple, t: int) -> Any:
+    if t > len(values):
+        raise ValueError(f"shrinking-perceptron: the phi schedule has {len(values)} entries, round {t} needs phi_{t}")
+    return nm.scalar(values[t - 1])
+
+
 def _phi_schedule(phi: Any) -> Callable[[int], Any]:
     """Normalise the ``phi`` parameter of the Shrinking Perceptron to a function of the round t (1-based)."""
     if callable(phi):
@@ -238,20 +249,13 @@ def _phi_schedule(phi: Any) -> Callable[[int], Any]:
     if isinstance(phi, (int, float, np.integer, np.floating)) and not isinstance(phi, bool):
         if not 0 < phi <= 1:
             raise ValueError(f"shrinking-perceptron: phi must lie in (0, 1], got {phi!r}")
-        return lambda t, c=phi: nm.scalar(c)
+        return functools.partial(_constant_phi, phi)  # a partial, not a lambda: the learner stays picklable
     if isinstance(phi, (Sequence, np.ndarray)):
         values = list(phi)
         bad = [v for v in values if not 0 < v <= 1]
         if bad:
             raise ValueError(f"shrinking-perceptron: every phi_t must lie in (0, 1], got {bad[0]!r}")
-
-        def at(t: int) -> Any:
-            if t > len(values):
-                raise ValueError(f"shrinking-perceptron: the phi schedule has {len(values)} entries, "
-                                 f"round {t} needs phi_{t}")
-            return nm.scalar(values[t - 1])
-
-        return at
+        return functools.partial(_listed_phi, tuple(values))
     raise ValueError(f"shrinking-perceptron: phi must be a number in (0, 1], a sequence or a callable, got {phi!r}")
 
 

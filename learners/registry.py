@@ -68,7 +68,8 @@ def import_submodules(package: str, skip: tuple[str, ...] = ()) -> None:
 def _load_all() -> None:
     global _LOADED
     if not _LOADED:
-        import_submodules("learners", skip=("learners.compiled",))  # compiled code loads numba on first use only
+        # compiled code loads numba on first use only; the scikit-learn adapters load scikit-learn only when imported
+        import_submodules("learners", skip=("learners.compiled", "learners.sklearn"))
         _LOADED = True
 
 

@@ -27,6 +27,15 @@ def test_notebook_executes_and_report_assembles(nb, tmp_path):
     for f in findings():
         assert text.count(f.erratum["cause"]) == 1, f.id
         assert text.count(f"### {f.claim}: {f.id} ({f.kind})") == 1
+    # issue 13: report.html beside it embeds every plot the Markdown links, byte for byte
+    import base64
+    import re
+
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    pngs = re.findall(r"!\[[^\]]*\]\(([^)\s]+\.png)\)", text)
+    embedded = re.findall(r'<img src="data:image/png;base64,([^"]+)"', page)
+    assert len(embedded) == len(pngs) and " src=\"http" not in page and " href=\"http" not in page
+    assert [base64.b64decode(e) for e in embedded] == [(tmp_path / p).read_bytes() for p in pngs]
 
 
 def test_unknown_notebook_is_a_clear_error(tmp_path):
