@@ -65,8 +65,10 @@ from learners.protocol import MissingTerm, as_online, call_factory, describe, su
 READING = ("the learner's decisions are data: its scores, predictions, terms and expansions are the float64 numbers "
            "its own code produced (not re-derived); the claim's arithmetic and every oracle quantity are certified "
            "in ball arithmetic on that run")
-CHECK_GENERATORS = ("random", "few", "lattice")
+CHECK_GENERATORS = ("random", "few", "margin")
 """Generators of the seeded sequences on which a claim with no violation is certified to hold."""
+INSIDE = 1 - 2.0**-20
+"""Check sequences for the linear kernel are scaled by this exact factor, so that ‖x‖ ≤ 1 holds exactly."""
 VERDICTS = ("VIOLATED", "holds", "inconclusive", "not applicable")
 _OWN_FILES = ("learner_check.py", "pytest_plugin.py")
 
@@ -84,12 +86,20 @@ class ClaimVerdict:
     seconds: float = 0.0
     reading: str = READING
     certified_on: int = 0  # check sequences certified to hold (verdict "holds")
+    errata: list = field(default_factory=list)  # findings of boundlab's errata registry filed under the claim
+
+    @property
+    def failed(self) -> bool:
+        """VIOLATED on a claim with no known erratum: the learner is at fault (a claim whose printed statement
+        is a known erratum fails for boundlab's reference learner too)."""
+        return self.verdict == "VIOLATED" and not self.errata
 
     def line(self) -> str:
         gap = "-" if self.best_gap is None else f"{self.best_gap:.4g}"
         wit = f"; witness {self.witnesses[0]}" if self.witnesses else ""
+        known = f" [known erratum: {', '.join(self.errata)}]" if self.verdict == "VIOLATED" and self.errata else ""
         return (f"{self.claim:<10} {self.verdict:<15} closest lhs − rhs = {gap:<10} ({self.tried} tried, "
-                f"{self.seconds:.1f} s){wit}{': ' + self.reason if self.reason else ''}")
+                f"{self.seconds:.1f} s){known}{wit}{': ' + self.reason if self.reason else ''}")
 
 
 @dataclass
@@ -106,12 +116,17 @@ class LearnerReport:
 
     @property
     def ok(self) -> bool:
-        """No certified violation."""
-        return not self.violated
+        """No certified violation of a claim without a known erratum (see :attr:`ClaimVerdict.failed`)."""
+        return not self.failures
 
     @property
     def violated(self) -> list:
+        """Every certified violation, known errata included."""
         return [v for v in self.verdicts if v.verdict == "VIOLATED"]
+
+    @property
+    def failures(self) -> list:
+        return [v for v in self.verdicts if v.failed]
 
     def __getitem__(self, claim_id: str) -> ClaimVerdict:
         for v in self.verdicts:
@@ -127,7 +142,8 @@ class LearnerReport:
     def __str__(self) -> str:
         head = (f"check_learner: {self.learner} as {self.implements or 'the claims named'}"
                 f"{' (kernel ' + self.kernel + ')' if self.kernel else ''}: "
-                f"{len(self.violated)} VIOLATED of {len(self.verdicts)} claims in {self.seconds:.1f} s")
+                f"{len(self.violated)} VIOLATED ({len(self.failures)} not known errata) of {len(self.verdicts)} "
+                f"claims in {self.seconds:.1f} s")
         lines = [head] + ["  " + v.line() for v in self.verdicts]
         lines += [f"  reading of every certified verdict: {READING}"] + [f"  note: {n}" for n in self.notes]
         return "\n".join(lines)
@@ -214,11 +230,13 @@ def _probe(cid: str, learner: "str | None", kernel: "str | None", seed: int) -> 
         pass
 
 
-def _certified_on_checks(cid: str, learner: "str | None", kernel: "str | None", seed: int) -> tuple[int, str]:
-    """(number of check sequences certified to hold, reason why not all were) — see CHECK_GENERATORS."""
+def _certified_on_checks(cid: str, learner: "str | None", kernel: "str | None", seed: int,
+                         limit: float) -> tuple[int, str]:
+    """(number of check sequences certified to hold, reason why not all were) — see CHECK_GENERATORS; each check
+    gets at most ``limit`` CPU seconds."""
     import bounds
     from adversaries.generators import generate
-    from adversaries.search import default_params
+    from adversaries.search import ReplayTimeout, _time_limit, default_params
     from bounds.base import PreconditionError
 
     calc = bounds.get(cid)
@@ -231,10 +249,16 @@ def _certified_on_checks(cid: str, learner: "str | None", kernel: "str | None", 
         if calc.needs_sequence:
             X, y = generate(gen, rng, {"kernel": k, "learner": learner, "params": params},
                             min(40, 4 * int(params.get("B", 10))))
+            if learners.parse_kernel(k).name == "linear":  # ‖x‖ ≤ 1 exactly, not only in float64 (certified κ ≤ 1)
+                X = X * INSIDE
         try:
-            res = calc.check(X, y, kernel=k, learner=learner, params=params, certify=True)
+            with _time_limit(limit):
+                res = calc.check(X, y, kernel=k, learner=learner, params=params, certify=True)
         except PreconditionError as exc:
             why.append(f"{gen}: outside the hypotheses ({exc.name})")
+            continue
+        except ReplayTimeout:
+            why.append(f"{gen}: the certified check did not finish within {limit:g} CPU seconds")
             continue
         if res.verdict == "holds":
             n += 1
@@ -242,6 +266,13 @@ def _certified_on_checks(cid: str, learner: "str | None", kernel: "str | None", 
             cert = res.certificate.summary() if res.certificate is not None else "; ".join(res.notes)
             why.append(f"{gen}: {res.verdict} ({cert})"[:300])
     return n, "; ".join(why)
+
+
+def known_errata(cid: str) -> list[str]:
+    """The findings of the errata registry (bounds/witnesses) that show ``cid`` failing as printed."""
+    from .errata import findings
+
+    return [f.id for f in findings() if cid in f.claims]
 
 
 def _mark_witness(path: str, label: str, implements: "str | None") -> None:
@@ -309,8 +340,9 @@ def check_claim(factory: Callable[..., Any], cid: str, implements: "str | None",
             det = _deterministic(factory, implements, s.witnesses[0])
             reason = f"certified by the replay of {len(s.witnesses)} witness(es)" + \
                 ("" if det else "; the learner is NOT deterministic: a replay may not reproduce the witness")
-            return ClaimVerdict(cid, "VIOLATED", reason, gap, list(s.witnesses), tried, time.monotonic() - t0)
-        n, why = _certified_on_checks(cid, implements, kernel, seed)
+            return ClaimVerdict(cid, "VIOLATED", reason, gap, list(s.witnesses), tried, time.monotonic() - t0,
+                                errata=known_errata(cid))
+        n, why = _certified_on_checks(cid, implements, kernel, seed, max(seconds, 2.0))
         if missing.terms:
             return ClaimVerdict(cid, "not applicable", missing.reason(), gap, [], tried, time.monotonic() - t0)
         if s is not None and (s.float_violations or s.float_only):
@@ -327,6 +359,27 @@ def check_claim(factory: Callable[..., Any], cid: str, implements: "str | None",
                             time.monotonic() - t0, certified_on=n)
 
 
+def prepare(factory: Callable[..., Any], pairs: list, kernel: "str | None") -> tuple["str | None", list[str]]:
+    """Validate the factory for the learners of ``pairs`` (parameters, protocol) and fix the kernel: (kernel spec or
+    None to let the search draw it, notes)."""
+    notes = []
+    names = sorted({n for _, n in pairs if n})
+    for name in names:
+        _check_factory(factory, name)
+    if kernel is not None:
+        kernel = learners.parse_kernel(kernel).spec()
+    if not _takes_kernel(factory):
+        if kernel not in (None, "linear"):
+            raise ValueError(f"check_learner: the factory takes no kernel, so the learner is checked with the linear "
+                             f"kernel only; got kernel={kernel!r}")
+        kernel = "linear"
+        notes.append("the factory takes no kernel: checked with the linear kernel only")
+    for name in names:  # a TypeError now, rather than a failure in every claim, when it builds no online learner
+        as_online(call_factory(factory, learners.parse_kernel(kernel or "linear"),
+                               learners.params.defaults(learners.params_of(name))))
+    return kernel, notes
+
+
 # ------------------------------------------------------------------------------------------------ the entry point
 def check_learner(factory: Callable[..., Any], claims: "Iterable[str] | None" = None, seconds: float = 5.0,
                   seed: int = 0, implements: "str | None" = None, kernel: "str | None" = None,
@@ -341,18 +394,7 @@ def check_learner(factory: Callable[..., Any], claims: "Iterable[str] | None" = 
     seconds = float(seconds)
     if not (seconds > 0 and math.isfinite(seconds)):
         raise ValueError(f"check_learner: seconds must be a positive number, got {seconds}")
-    notes = []
-    for name in {n for _, n in pairs if n}:
-        _check_factory(factory, name)
-    if not _takes_kernel(factory):
-        if kernel not in (None, "linear"):
-            raise ValueError(f"check_learner: the factory takes no kernel, so the learner is checked with the linear "
-                             f"kernel only; got kernel={kernel!r}")
-        kernel = "linear"
-        notes.append("the factory takes no kernel: checked with the linear kernel only")
-    for name in {n for _, n in pairs if n}:
-        as_online(call_factory(factory, learners.parse_kernel(kernel or "linear"),
-                               learners.params.defaults(learners.params_of(name))))  # TypeError if not a learner
+    kernel, notes = prepare(factory, pairs, kernel)
     out = Path(out_dir) if out_dir is not None else Path(tempfile.mkdtemp(prefix="boundlab-check-"))
     label = describe(factory)
     verdicts = []
@@ -373,5 +415,5 @@ def replay(witness: "str | Path", factory: Callable[..., Any]):
         return errata_replay(w)
 
 
-__all__ = ["CHECK_GENERATORS", "ClaimVerdict", "LearnerReport", "READING", "check_claim", "check_learner", "replay",
-           "resolve_claims"]
+__all__ = ["CHECK_GENERATORS", "ClaimVerdict", "LearnerReport", "READING", "check_claim", "check_learner",
+           "known_errata", "prepare", "replay", "resolve_claims"]

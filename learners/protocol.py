@@ -113,9 +113,10 @@ class SklearnOnline:
 
     def linear_expansion(self) -> "tuple[np.ndarray, np.ndarray] | None":
         """f = ⟨coef_, ·⟩ as one expansion point when the model is linear without intercept, else None."""
-        coef = getattr(self.est, "coef_", None) if self.fitted else None
-        b = np.ravel(getattr(self.est, "intercept_", [0.0])) if self.fitted else [0.0]
-        if coef is None or np.ravel(coef).size == 0 or np.any(np.asarray(b) != 0):
+        if not self.fitted:
+            return np.zeros((0, 0)), np.zeros(0)  # f_1 = 0
+        coef, b = getattr(self.est, "coef_", None), np.ravel(getattr(self.est, "intercept_", [0.0]))
+        if coef is None or np.ravel(coef).size == 0 or np.any(b != 0):
             return None
         return np.atleast_2d(np.asarray(coef, float)), np.array([1.0])
 
@@ -187,8 +188,8 @@ class ExposedTrace(Trace):
 def _float_kernel(kernel: Kernel) -> Callable[[np.ndarray, np.ndarray], float]:
     """κ as a plain float64 function (whatever boundlab's backend), for a learner written with numpy."""
     def k(u: np.ndarray, v: np.ndarray) -> float:
-        with nm.float64():
-            return kernel(np.asarray(u, float), np.asarray(v, float))
+        with nm.float64():  # one kernel row of one point: the kernels' fast path (no size guard per call)
+            return float(kernel.row(np.asarray(u, float), np.atleast_2d(np.asarray(v, float)))[0])
 
     k.spec = kernel.spec()  # type: ignore[attr-defined]
     return k
