@@ -307,7 +307,8 @@ def _learner_params(name: str, params: dict) -> dict:
 
 
 def check_claim(factory: Callable[..., Any], cid: str, implements: "str | None", seconds: float, seed: int,
-                kernel: "str | None", out_dir: Path, label: str) -> ClaimVerdict:
+                kernel: "str | None", out_dir: Path, label: str, max_examples: "int | None" = None,
+                clock: str = "wall") -> ClaimVerdict:
     """Search one claim for ``seconds`` with the user's learner and certify the outcome (module docstring)."""
     import bounds
     from adversaries.search import hunt
@@ -322,7 +323,8 @@ def check_claim(factory: Callable[..., Any], cid: str, implements: "str | None",
         if missing.terms:
             return ClaimVerdict(cid, "not applicable", missing.reason(), seconds=time.monotonic() - t0)
         try:
-            s = hunt(cid, learner=implements, seconds=seconds, out_dir=out_dir, seed=seed, kernel=kernel)
+            s = hunt(cid, learner=implements, seconds=seconds, out_dir=out_dir, seed=seed, kernel=kernel,
+                     max_examples=max_examples, clock=clock)
         except ValueError as exc:
             if missing.terms:
                 return ClaimVerdict(cid, "not applicable", missing.reason(), seconds=time.monotonic() - t0)
@@ -383,12 +385,15 @@ def prepare(factory: Callable[..., Any], pairs: list, kernel: "str | None") -> t
 # ------------------------------------------------------------------------------------------------ the entry point
 def check_learner(factory: Callable[..., Any], claims: "Iterable[str] | None" = None, seconds: float = 5.0,
                   seed: int = 0, implements: "str | None" = None, kernel: "str | None" = None,
-                  out_dir: "str | Path | None" = None, progress: bool = False) -> LearnerReport:
+                  out_dir: "str | Path | None" = None, progress: bool = False,
+                  max_examples: "int | None" = None, clock: str = "wall") -> LearnerReport:
     """Check the learner built by ``factory`` against every applicable claim (see the module docstring).
 
     ``claims``: claim ids (default: every claim about ``implements``); ``seconds``: search time per claim;
     ``kernel``: a kernel spec to fix (default: drawn by the search; linear when the factory takes no kernel);
-    ``out_dir``: where witnesses go (default: a new temporary folder, named in the report)."""
+    ``out_dir``: where witnesses go (default: a new temporary folder, named in the report); ``max_examples`` = N
+    makes each search reproducible (the hunt's seeded local search for N sequences, ``seconds`` then only a cap);
+    ``clock="cpu"``: ``seconds`` are CPU seconds of this process (a loaded machine then still searches as long)."""
     t0 = time.monotonic()
     pairs = resolve_claims(implements, claims)
     seconds = float(seconds)
@@ -401,7 +406,7 @@ def check_learner(factory: Callable[..., Any], claims: "Iterable[str] | None" = 
     for i, (cid, name) in enumerate(pairs):
         if progress:
             print(f"check_learner: {cid} ({i + 1}/{len(pairs)}) ...", flush=True)
-        verdicts.append(check_claim(factory, cid, name, seconds, seed + i, kernel, out, label))
+        verdicts.append(check_claim(factory, cid, name, seconds, seed + i, kernel, out, label, max_examples, clock))
     return LearnerReport(label, implements, verdicts, time.monotonic() - t0, str(out),
                          kernel, notes)
 

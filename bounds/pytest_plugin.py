@@ -24,8 +24,6 @@ import warnings
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-import pytest
-
 _CONFIG: dict[str, Any] = {}
 
 
@@ -46,9 +44,9 @@ class ClaimCheck:
     """One claim of one learner; calling it runs the check and turns the verdict into a test outcome."""
 
     def __init__(self, factory: Callable[..., Any], claim: str, implements: "str | None", seconds: float,
-                 seed: int, kernel: "str | None"):
+                 seed: int, kernel: "str | None", clock: str = "wall"):
         self.factory, self.claim, self.implements = factory, claim, implements
-        self.seconds, self.seed, self.kernel = seconds, seed, kernel
+        self.seconds, self.seed, self.kernel, self.clock = seconds, seed, kernel, clock
 
     def __repr__(self) -> str:
         return f"ClaimCheck({self.claim})"
@@ -62,9 +60,11 @@ class ClaimCheck:
         out = Path(_CONFIG.get("witnesses") or tempfile.mkdtemp(prefix=f"boundlab-{self.claim}-"))
         kernel, _ = prepare(self.factory, [(self.claim, self.implements)], self.kernel)
         return check_claim(self.factory, self.claim, self.implements, seconds, self.seed, kernel, out,
-                           describe(self.factory))
+                           describe(self.factory), clock=self.clock)
 
     def __call__(self) -> None:
+        import pytest  # imported here: bounds loads every module of the package, and pytest is a test dependency
+
         v = self.run()
         if v.verdict == "not applicable":
             pytest.skip(f"{self.claim} not applicable: {v.reason}")
@@ -81,13 +81,15 @@ class ClaimCheck:
 
 def parametrize_with_claims(factory: Callable[..., Any], claims: "Iterable[str] | None" = None,
                             implements: "str | None" = None, seconds: float = 3.0, seed: int = 0,
-                            kernel: "str | None" = None):
+                            kernel: "str | None" = None, clock: str = "wall"):
     """``pytest.mark.parametrize("claim_check", ...)`` over the claims about ``implements`` (or ``claims``), one
     test id per claim id (see the module docstring and bounds.check_learner for the arguments)."""
+    import pytest
+
     from .learner_check import resolve_claims
 
     pairs = resolve_claims(implements, claims)
-    checks = [ClaimCheck(factory, cid, name, seconds, seed + i, kernel) for i, (cid, name) in enumerate(pairs)]
+    checks = [ClaimCheck(factory, cid, name, seconds, seed + i, kernel, clock) for i, (cid, name) in enumerate(pairs)]
     return pytest.mark.parametrize("claim_check", checks, ids=[c.claim for c in checks])
 
 

@@ -132,6 +132,12 @@ def as_online(obj: Any) -> Any:
                     f"partial_fit and decision_function (learners.protocol)")
 
 
+def _exposes(obj: Any, method: str) -> bool:
+    """True when ``obj`` has a callable ``method`` (a scikit-learn estimator's ``predict`` is not exposed: it has no
+    prediction before the first ``partial_fit``, and the protocol does not guess one)."""
+    return not isinstance(obj, SklearnOnline) and callable(getattr(obj, method, None))
+
+
 def describe(obj: Any) -> str:
     """module.QualName of a learner or factory, for reports."""
     t = obj if isinstance(obj, type) or callable(obj) and not hasattr(obj, "score") else type(obj)
@@ -226,11 +232,11 @@ class ProtocolLearner(OnlineLearner):
 
     def reset(self) -> None:
         self.impl = as_online(call_factory(self.factory, self.kernel, dict(self.params)))
-        self.terms_declared = tuple(getattr(self.impl, "TERMS", ())) if isinstance(self.impl, ExposesTerms) else ()
+        self.terms_declared = tuple(getattr(self.impl, "TERMS", None) or ()) if _exposes(self.impl, "terms") else ()
 
     # ------------------------------------------------------------------ what the learner exposes
     def _expansion(self) -> "tuple[np.ndarray, np.ndarray] | None":
-        if isinstance(self.impl, ExposesExpansion):
+        if _exposes(self.impl, "expansion"):
             X, a = self.impl.expansion()
             a = np.ravel(np.asarray(a, float))
             return (np.asarray(X, float).reshape(len(a), -1) if len(a) else np.zeros((0, 0))), a
@@ -250,7 +256,7 @@ class ProtocolLearner(OnlineLearner):
         return _data(self.impl.score(np.asarray(x, float)))
 
     def predict(self, x) -> int:
-        if not hasattr(self.impl, "predict") or isinstance(self.impl, SklearnOnline):
+        if not _exposes(self.impl, "predict"):
             self._miss("predict")
         return int(self.impl.predict(np.asarray(x, float)))
 
@@ -295,7 +301,7 @@ class ProtocolLearner(OnlineLearner):
         self.reset()
         T = len(y)
         rec = TraceRecorder(T)
-        has_pred = hasattr(self.impl, "predict") and not isinstance(self.impl, SklearnOnline)
+        has_pred = _exposes(self.impl, "predict")
         exp0 = self._expansion()
         sizes = np.zeros(T, np.int64) if exp0 is not None else None
         snaps: list = []
