@@ -350,3 +350,17 @@ def test_pyproject_registers_the_plugin():
 
     data = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
     assert data["project"]["entry-points"]["pytest11"]["boundlab"] == "bounds.pytest_plugin"
+
+
+def test_readme_check_your_own_learner_runs_as_written(tmp_path, monkeypatch):
+    """The README's snippet, extracted and run as it is (it asserts its own outcome: the planted sign is found)."""
+    from pathlib import Path
+
+    text = (Path(__file__).parents[1] / "README.md").read_text()
+    section = text[text.index("## Check your own learner"):]
+    code = section[section.index("```python\n") + len("```python\n"):section.index("```\n", section.index("```python"))]
+    assert "bounds.check_learner(" in code
+    monkeypatch.chdir(tmp_path)
+    namespace: dict = {}
+    exec(compile(code, "README.md", "exec"), namespace)  # noqa: S102 - the documented snippet, run as written
+    assert namespace["report"]["PER-T1"].verdict == "VIOLATED"
