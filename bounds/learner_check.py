@@ -209,6 +209,12 @@ class _Missing:
 
 
 # ------------------------------------------------------------------------------------------------- one claim
+def _check_T(params: dict) -> int:
+    """Length of the probe and check sequences: 4B rounds (so that a budget fills and removals happen), at most 40."""
+    B = params.get("B")
+    return min(40, 4 * int(B)) if isinstance(B, (int, float)) and B >= 1 and math.isfinite(B) else 40
+
+
 def _probe(cid: str, learner: "str | None", kernel: "str | None", seed: int) -> None:
     """One float64 check on a short generated sequence, so that a missing term is found before the search."""
     import bounds
@@ -221,7 +227,7 @@ def _probe(cid: str, learner: "str | None", kernel: "str | None", seed: int) -> 
     k = kernel or "linear"
     params = default_params(cid, learner, k)
     X, y = generate("random", np.random.default_rng(seed), {"kernel": k, "learner": learner, "params": params},
-                    min(40, 4 * int(params.get("B", 10))))
+                    _check_T(params))
     try:
         calc.check(X, y, kernel=k, learner=learner, params=params, certify=False)
     except MissingTerm:
@@ -247,8 +253,7 @@ def _certified_on_checks(cid: str, learner: "str | None", kernel: "str | None", 
     for gen in CHECK_GENERATORS if calc.needs_sequence else ("none",):
         X = y = None
         if calc.needs_sequence:
-            X, y = generate(gen, rng, {"kernel": k, "learner": learner, "params": params},
-                            min(40, 4 * int(params.get("B", 10))))
+            X, y = generate(gen, rng, {"kernel": k, "learner": learner, "params": params}, _check_T(params))
             if learners.parse_kernel(k).name == "linear":  # ‖x‖ ≤ 1 exactly, not only in float64 (certified κ ≤ 1)
                 X = X * INSIDE
         try:

@@ -8,7 +8,7 @@ A third-party online kernel classifier needs only two methods (:class:`OnlineCla
 and exposes, *if it can*, what the claims read beyond the scores:
 
 ``predict(x) -> ±1``        the prediction ŷ_t (its own tie convention); without it the trace has no ``yhat``
-``expansion() -> (X, α)``   the current hypothesis as a kernel expansion f = Σ_i α_i κ(X_i, ·) (:class:`ExposesExpansion`):
+``expansion() -> (X, α)``   the current hypothesis as a kernel expansion f = Σ_i α_i κ(X_i, ·) (ExposesExpansion):
                             gives the final hypothesis, the active-set size |I_t| and ‖f_t‖ (computed by boundlab's
                             own :class:`~learners.expansion.KernelExpansion` from the points and coefficients)
 ``TERMS`` and ``terms()``   the algorithm's own terms (:class:`ExposesTerms`): ``TERMS`` names them (the trace column
@@ -37,7 +37,6 @@ learner actually made, not the learner's arithmetic (see bounds.check_learner).
 from __future__ import annotations
 
 import inspect
-import sys
 from typing import Any, Callable, Mapping, Protocol, runtime_checkable
 
 import numpy as np
@@ -231,7 +230,8 @@ class ProtocolLearner(OnlineLearner):
         super().__init__(kernel, **params)
 
     def reset(self) -> None:
-        self.impl = as_online(call_factory(self.factory, self.kernel, dict(self.params)))
+        params = {k: float(v) if isinstance(v, nm.Ball) else v for k, v in self.params.items()}  # exact balls
+        self.impl = as_online(call_factory(self.factory, self.kernel, params))  # the learner computes in float64
         self.terms_declared = tuple(getattr(self.impl, "TERMS", None) or ()) if _exposes(self.impl, "terms") else ()
 
     # ------------------------------------------------------------------ what the learner exposes

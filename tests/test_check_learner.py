@@ -193,8 +193,8 @@ def test_wrong_sign_perceptron_is_certified_violated(tmp_path):
 
 
 def test_not_applicable_names_the_missing_term(tmp_path):
-    report = bounds.check_learner(lambda kernel: ScoreOnlyPerceptron(kernel), claims=["PER-L1"], implements="perceptron",
-                                  seconds=0.5, clock="cpu", out_dir=tmp_path)
+    report = bounds.check_learner(lambda kernel: ScoreOnlyPerceptron(kernel), claims=["PER-L1"],
+                                  implements="perceptron", seconds=0.5, clock="cpu", out_dir=tmp_path)
     v = report["PER-L1"]
     assert v.verdict == "not applicable" and "'final'" in v.reason  # PER-L1 reads the hypothesis f_t, not exposed
 
