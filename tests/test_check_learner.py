@@ -364,3 +364,24 @@ def test_readme_check_your_own_learner_runs_as_written(tmp_path, monkeypatch):
     namespace: dict = {}
     exec(compile(code, "README.md", "exec"), namespace)  # noqa: S102 - the documented snippet, run as written
     assert namespace["report"]["PER-T1"].verdict == "VIOLATED"
+
+
+def test_known_errata_do_not_count_against_the_learner():
+    """A VIOLATED claim whose printed statement is a registered erratum (the reference learner breaks it too) is
+    reported with its findings and does not make the report fail; any other VIOLATED does."""
+    import json
+    from pathlib import Path
+
+    wdir = Path(bounds.__file__).with_name("witnesses")
+    expected = set()
+    for p in wdir.glob("*.json"):
+        data = json.loads(p.read_text())
+        if data.get("erratum") and data["claim"] == "OMM-EX51":
+            expected.add(data["erratum"].get("finding") or p.stem)
+    assert expected and set(lc.known_errata("OMM-EX51")) == expected
+    assert lc.known_errata("PER-T1") == []
+    known = lc.ClaimVerdict("OMM-EX51", "VIOLATED", errata=sorted(expected))
+    fault = lc.ClaimVerdict("PER-T1", "VIOLATED")
+    assert not known.failed and fault.failed
+    assert lc.LearnerReport("x", "perceptron", [known], 0.0, "").ok
+    assert not lc.LearnerReport("x", "perceptron", [known, fault], 0.0, "").ok
