@@ -60,7 +60,7 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 import learners
-from learners.protocol import MissingTerm, as_online, call_factory, describe, substitute_for
+from learners.protocol import as_online, call_factory, describe, substitute_for
 
 READING = ("the learner's decisions are data: its scores, predictions, terms and expansions are the float64 numbers "
            "its own code produced (not re-derived); the claim's arithmetic and every oracle quantity are certified "
@@ -230,10 +230,8 @@ def _probe(cid: str, learner: "str | None", kernel: "str | None", seed: int) -> 
                     _check_T(params))
     try:
         calc.check(X, y, kernel=k, learner=learner, params=params, certify=False)
-    except MissingTerm:
-        pass
-    except Exception:  # noqa: BLE001 - a probe outside the claim's hypotheses is no verdict; the search decides
-        pass
+    except Exception:  # noqa: BLE001 - a missing term is recorded by the learner's hook; anything else (a probe
+        pass  # outside the claim's hypotheses, a solver failure) is no verdict: the search decides
 
 
 def _certified_on_checks(cid: str, learner: "str | None", kernel: "str | None", seed: int,
@@ -264,6 +262,9 @@ def _certified_on_checks(cid: str, learner: "str | None", kernel: "str | None", 
             continue
         except ReplayTimeout:
             why.append(f"{gen}: the certified check did not finish within {limit:g} CPU seconds")
+            continue
+        except Exception as exc:  # noqa: BLE001 - no verdict on this sequence (a missing term is recorded too)
+            why.append(f"{gen}: {type(exc).__name__}: {str(exc)[:200]}")
             continue
         if res.verdict == "holds":
             n += 1
