@@ -6,7 +6,8 @@
 """
 from .base import Claim, ClaimResult, Context, PreconditionError, decide, tolerance
 from .catalog import BY_ID, CATALOG
+from .learner_check import check_learner
 from .registry import check, claim, get, implemented
 
-__all__ = ["BY_ID", "CATALOG", "Claim", "ClaimResult", "Context", "PreconditionError", "check", "claim", "decide",
-           "get", "implemented", "tolerance"]
+__all__ = ["BY_ID", "CATALOG", "Claim", "ClaimResult", "Context", "PreconditionError", "check", "check_learner",
+           "claim", "decide", "get", "implemented", "tolerance"]

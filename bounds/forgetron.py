@@ -267,6 +267,8 @@ def observe(ctx: Context, callback: Callable[[str, int, KernelExpansion, dict], 
     if isinstance(lrn, ShrinkRemovePerceptron):
         lrn.observer = callback
         return lrn.run(ctx.X, ctx.y)
+    if ctx.learner != "perceptron":  # only the Perceptron's f_{t+1} is its f'_t: any other learner (one written
+        lrn.observer  # outside boundlab, learners.protocol) must expose its stages; reading it raises MissingTerm
     lrn.reset()
     kdiag = ctx.kernel.diag(ctx.X)
     for i, (x, y) in enumerate(zip(ctx.X, ctx.y)):

@@ -75,6 +75,11 @@ def require_forgetron_budget(ctx: Context, threshold: int = 83) -> int:
 
 # ------------------------------------------------------------------------------------------------------ FGT-PHI
 def largest_feasible_phi(sigma: float, mu: float, Q: float, M: int, grid: int = GRID) -> float:
+    """The lower end of :func:`feasible_bracket`: the largest feasible φ found (see there)."""
+    return feasible_bracket(sigma, mu, Q, M, grid)[0]
+
+
+def feasible_bracket(sigma: float, mu: float, Q: float, M: int, grid: int = GRID) -> tuple[float, float]:
     """max{φ ∈ (0, 1] : Ψ(σφ, φμ) + Q ≤ 15/32 M} by direct search (eq. 42), without eq. 43's case analysis.
 
     φ = 1 is returned when it is feasible. Otherwise the largest feasible point of a grid on (0, 1] (uniform, plus
@@ -84,21 +89,34 @@ def largest_feasible_phi(sigma: float, mu: float, Q: float, M: int, grid: int = 
     φ → 0, so it has at most one sign change on (0, 1) once φ = 1 is infeasible. Returns 0.0 if no grid point is
     feasible (the supremum is then below 1e-12, or the set is empty: Q_t ≥ 15/32 M_t only if the learner's
     bookkeeping is wrong).
+
+    Returns (lo, hi) with lo feasible and hi infeasible (lo = hi = 1.0 when φ = 1 is feasible; (0.0, smallest grid
+    point) when none is). In ball arithmetic (Q a ball) every test g(φ) ≤ 0 is decided rigorously (or raises
+    Uncertain), so φ* ∈ [lo, hi] is certified: g(0) = Q − 15/32 M < 0 and g is a quadratic, so once g(1) > 0 it has
+    exactly one sign change on (0, 1).
     """
     def g(p):
         return Psi(sigma * p, p * mu) + Q - FIFTEEN_32 * M
 
     if g(1.0) <= 0:
-        return 1.0
+        return 1.0, 1.0
     xs = np.union1d(np.linspace(0.0, 1.0, grid + 1)[1:], np.geomspace(1e-12, 1.0, 200))
     ok = np.flatnonzero(g(xs) <= 0)
     if len(ok) == 0:
-        return 0.0
+        return 0.0, float(xs[0])
     lo, hi = xs[ok[-1]], xs[ok[-1] + 1]
     for _ in range(60):
         mid = 0.5 * (lo + hi)
         lo, hi = (mid, hi) if g(mid) <= 0 else (lo, mid)
-    return lo
+    return float(lo), float(hi)
+
+
+def _distance(phi: float, lo: float, hi: float):
+    """|φ_t − φ*| for φ* ∈ [lo, hi] (ball arithmetic): a ball containing every |φ_t − φ| over the bracket, i.e. from
+    the distance to the bracket up to the distance to its far end (all three inputs are floats, entered exactly)."""
+    p, a, b = nm.ball(phi), nm.ball(lo), nm.ball(hi)
+    near = a - p if phi < lo else (p - b if phi > hi else nm.ball(0))
+    return nm.Ball(near.a.union(abs(p - a).a).union(abs(p - b).a))
 
 
 def _phi_tolerance(sigma, mu, Q, M, phi_star) -> float:
@@ -132,9 +150,12 @@ class SelfTunedPhi(Claim):
         worst, worst_gap, rows = None, -math.inf, 0
         for t in rem:
             sig, mu, phi = float(tr["sigma_r"][t]), float(tr["mu_r"][t]), float(tr["phi"][t])
-            star = largest_feasible_phi(sig, mu, Q[t], int(Mt[t]))
+            lo, hi = feasible_bracket(sig, mu, Q[t], int(Mt[t]))
+            star = lo
             tol = _phi_tolerance(sig, mu, Q[t], int(Mt[t]), star)
-            gap = abs(phi - star) - tol
+            # ball arithmetic: |φ_t − φ*| over the certified bracket of φ*, against the same tolerance (VIOLATED
+            # proves |φ_t − φ*| > tol, "holds" proves |φ_t − φ*| ≤ tol)
+            gap = float((_distance(phi, lo, hi) - tol).a.mid()) if nm.is_ball() else abs(phi - star) - tol
             rows += 1
             if gap > worst_gap:
                 worst, worst_gap = (t, phi, star, tol, sig, mu, Q[t], int(Mt[t])), gap
@@ -144,6 +165,9 @@ class SelfTunedPhi(Claim):
         t, phi, star, tol, sig, mu, q, m = worst
         terms = {"round": int(t) + 1, "phi_t (eq. 43)": phi, "phi* (search of eq. 42)": star,
                  "sigma_{r_t,t}": sig, "y_r f'_t(x_r)": mu, "Q_t": q, "M_t": m, "removal rounds": rows}
+        if nm.is_ball():
+            lo, hi = feasible_bracket(sig, mu, q, m)
+            return ctx.result(_distance(phi, lo, hi), tol, terms)
         return ctx.result(abs(phi - star), 0.0, terms, tol=tol)
 
 
