@@ -62,7 +62,8 @@ class ScaleComparator:
         keep = np.flatnonzero(self.beta != 0)
         if len(keep) > SCALE_T:  # no Gram matrix of the comparator at scale (KernelExpansion stores one)
             return None
-        return KernelExpansion.from_points(kernel, X[keep], self.beta[keep])
+        with nm.float64():  # the witness's comparator (its values are certified here, not by its float Gram)
+            return KernelExpansion.from_points(kernel, X[keep], self.beta[keep])
 
     def describe(self) -> dict:
         return {"loss": nm.mid(self.loss), "norm": nm.mid(self.norm), "support": int(np.count_nonzero(self.beta))}
@@ -295,7 +296,7 @@ class ScaleOracle:
             while nm.upper(rhs(0.0, s_max)) <= nm.upper(lhs) and s_max < 1e8:
                 s_max *= 2.0
         else:
-            s_max = U
+            s_max = nm.upper(U)  # a float radius ≥ U: the cells cover [0, U]; comparators are kept only if ‖f‖ ≤ U
         prof: dict = {}
 
         def at(s):

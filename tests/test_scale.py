@@ -111,17 +111,19 @@ def test_certified_perceptron_mistakes_equal_the_generic_run(seed):
     assert in_arb == 0  # no round of a random sequence comes near a tie
 
 
-def test_certified_perceptron_decides_a_near_tie_in_arb():
-    """x_3 is equidistant from x_1 (label +1) and x_2 (label -1) up to one ulp: its score is about 1e-17, inside
-    the float enclosure, so arb decides it (and agrees with the exact sign)."""
+def test_certified_perceptron_decides_a_near_tie_in_arb_and_refuses_an_exact_tie():
+    """x_3 is closer to x_1 (label +1) than to x_2 (label −1) by one ulp: its score, about 2e-16, lies inside the
+    float enclosure, so arb decides it (y_3 f_3(x_3) > 0: no mistake). x_4 is exactly equidistant from x_1 and x_2
+    (the support then): its score is exactly 0, which no arithmetic can certify as a sign — the replay raises."""
     from learners.compiled.perceptron_certified import certified_mistakes
 
-    X = np.array([[0.0, 0.0], [3.0, 0.0], [1.5, 0.0], [1.5, 1.0]])
-    X[2, 0] = math.nextafter(1.5, 0)  # closer to x_1: f_3(x_3) = κ13 − κ23 > 0 by about 1e-16·κ
+    X = np.array([[0.0, 0.0], [3.0, 0.0], [math.nextafter(1.5, 0), 0.0], [1.5, 1.0]])
     y = np.array([1, -1, 1, -1])
-    J, in_arb = certified_mistakes(X, y, 1.0)
-    assert in_arb >= 1
-    assert list(J[:3]) == [True, True, False]  # y_3 f_3(x_3) > 0: not a mistake, certified in arb
+    J, in_arb = certified_mistakes(X[:3], y[:3], 1.0)
+    assert in_arb == 1
+    assert list(J) == [True, True, False]
+    with pytest.raises(nm.Uncertain):
+        certified_mistakes(X, y, 1.0)
 
 
 def test_perceptron_without_gram_matrix_at_scale(monkeypatch):
