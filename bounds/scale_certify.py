@@ -48,11 +48,26 @@ def _perceptron_run(X, y, kernel, params) -> "tuple[Trace, str]":
                 f"learners.compiled.rigorous), {in_arb} undecided round(s) decided in arb")
 
 
+#: Precisions (bits) of the ball re-run of a budget learner, tried in turn when the balls cannot decide a step.
+#: Ahpatron's projection (eq. 9, (K₂ + ηI)⁻¹ with η = 0.0005) can amplify a ball's radius by up to ‖K₂₁‖/η ≈ 10^5
+#: per halving, about 17 bits, so a run with J halvings needs roughly 17·J bits beyond the 53 of the data.
+BALL_PRECISIONS = (256, 1024, 4096)
+
+
 def _ball_run(X, y, kernel, params, learner) -> "tuple[Trace, str]":
-    """The learner's generic run in arb ball arithmetic (O(T·B) ball operations for a budget learner)."""
-    with nm.ball_arithmetic(256):
-        tr = learners.make(learner, kernel=kernel, **params).run(X, y, progress=True)
-    return tr, f"{learner} re-run in arb ball arithmetic (256 bits)"
+    """The learner's generic run in arb ball arithmetic (O(T·B) ball operations for a budget learner), at the
+    precisions of :data:`BALL_PRECISIONS` in turn; raises Uncertain when even the last cannot decide a step."""
+    last = None
+    for prec in BALL_PRECISIONS:
+        try:
+            with nm.ball_arithmetic(prec):
+                tr = learners.make(learner, kernel=kernel, **params).run(X, y, progress=True)
+            return tr, f"{learner} re-run in arb ball arithmetic ({prec} bits)"
+        except nm.Uncertain as exc:
+            last = exc
+            print(f"\n# {learner}: the ball re-run at {prec} bits is undecided ({exc}); retrying with more bits",
+                  file=sys.stderr)
+    raise nm.Uncertain(f"{last} (at {BALL_PRECISIONS[-1]} bits)")
 
 
 #: learner name -> the certified run at data-set scale (Gaussian kernel)
