@@ -223,3 +223,23 @@ def test_scale_oracle_never_allocates_a_T_by_T_array():
     finally:
         tracemalloc.stop()
     assert peak < 8 * T * T / 4, peak
+
+
+def test_a_large_data_file_loads_in_linear_memory(tmp_path):
+    """20,000 rows: the loader's peak stays far below one T×T float matrix (8T² bytes = 3.2 GB)."""
+    from adversaries.datafiles import load
+
+    T, d = 20000, 5
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(T, d))
+    y = np.where(rng.random(T) < 0.5, 1, -1)
+    path = tmp_path / "big.csv"
+    path.write_text("\n".join(f"{y[i]}," + ",".join(repr(v) for v in X[i]) for i in range(T)))
+    tracemalloc.start()
+    try:
+        X2, y2 = load(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert np.array_equal(X2, X) and np.array_equal(y2, y)
+    assert peak < 200 * T * d * 8  # linear: a few hundred bytes per number at most (text, lists, the array)
