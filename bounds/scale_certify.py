@@ -35,7 +35,7 @@ def _perceptron_run(X, y, kernel, params) -> "tuple[Trace, str]":
     """The exact kernel Perceptron run (J, yhat) from learners.compiled.perceptron_certified."""
     from learners.compiled.perceptron_certified import certified_mistakes
 
-    J, in_arb = certified_mistakes(X, y, kernel.sigma)
+    J, in_arb = certified_mistakes(X, y, kernel.sigma, progress=True)
     T = len(y)
     yy = np.asarray(y, np.int8)
     first = np.zeros(T, bool)

@@ -313,6 +313,9 @@ class ScaleOracle:
                 cells.append((rhs(0.0, s_max), s_max, s_max))
             uppers = [(rhs(p.comparator.loss, p.comparator.norm), s) for s, p in prof.items()
                       if nm.upper(p.comparator.norm) <= nm.lower(U)]
+            if not uppers:  # f = 0 is always admissible: L_T(0) = T
+                prof[0.0] = ScaleResult(self.T, 0.0, ScaleComparator(np.zeros(self.T), self.T, 0.0), "f = 0")
+                uppers = [(rhs(self.T, 0.0), 0.0)]
             value, s_best = min(uppers, key=lambda vs: nm.upper(vs[0]))
             low, a0, b0 = min(cells, key=lambda c: nm.lower(c[0]))
             if nm.lower(low) > nm.upper(lhs) or nm.upper(value) < nm.lower(lhs) or len(radii) >= max_radii + 1:

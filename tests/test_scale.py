@@ -156,7 +156,7 @@ def test_scale_oracle_brackets_the_closed_form_and_a_wrong_bound_flips():
     from bounds.scale_oracle import ScaleOracle
 
     X, y = _two_points(1e-9)
-    o = ScaleOracle(X, y, "gaussian:sigma=1", progress=False)
+    o = ScaleOracle(X, y, "gaussian:sigma=1", progress=False, budget_s=20.0)
     res = o.minimise(2.0, 1.0, math.inf, decided=lambda lo, up: nm.lower(lo) > 2.0)
     k = float((-(arb(float(X[1, 0])) ** 2) / 2).exp().mid())
     exact = 2 + 2 * k
@@ -175,7 +175,7 @@ def test_scale_oracle_brackets_the_cvxpy_optimum(problem):
     X, y = get("noisy").build(seed=4, T=120, d=5)
     c_L, c_s, U = problem
     ref = HingeOracle(X, y, "gaussian:sigma=1").minimise(c_L, c_s, U)
-    res = ScaleOracle(X, y, "gaussian:sigma=1", progress=False).minimise(
+    res = ScaleOracle(X, y, "gaussian:sigma=1", progress=False, budget_s=30.0).minimise(
         c_L, c_s, U, decided=lambda lo, up: nm.upper(up) - nm.lower(lo) <= 2e-3 * nm.upper(up))
     assert nm.lower(res.lower) <= ref.value + 1e-9  # certified lower ≤ the optimum (≤ cvxpy's explicit value)
     assert ref.lower <= nm.upper(res.value) + 1e-9  # explicit comparator's value ≥ the optimum (≥ cvxpy's lower)

@@ -13,6 +13,9 @@ Cost: the float64 run's O(T·|J|·d) plus the bound's accumulators (about twice 
 """
 from __future__ import annotations
 
+import sys
+import time
+
 import numpy as np
 
 from .. import numeric as nm
@@ -22,14 +25,17 @@ from numba import njit  # noqa: E402  (after rigorous: the numba cache directory
 from .core import JIT  # noqa: E402
 
 
+SEGMENT = 4096  # rounds per compiled call (progress granularity)
+
+
 @njit(**JIT)
-def _replay(X, y, kp, J, ST, w, n, i0, forced):
-    """Rounds i0.. of the Perceptron; ``forced`` (−1: none) is round i0's certified decision. Returns (i, n): i the
-    first undecided round (len(y) when done), n the support size."""
+def _replay(X, y, kp, J, ST, w, n, i0, i_end, forced):
+    """Rounds i0..i_end−1 of the Perceptron; ``forced`` (−1: none) is round i0's certified decision. Returns (i, n):
+    i the first undecided round (i_end when all were decided), n the support size."""
     buf_k = np.empty(BLOCK)
     buf_a = np.empty(BLOCK)
     d = X.shape[1]
-    for i in range(i0, X.shape[0]):
+    for i in range(i0, i_end):
         if i == i0 and forced >= 0:
             mistake = forced == 1
         elif n == 0:
@@ -49,7 +55,7 @@ def _replay(X, y, kp, J, ST, w, n, i0, forced):
                 ST[k, n] = X[i, k]
             w[n] = y[i]
             n += 1
-    return X.shape[0], n
+    return i_end, n
 
 
 def _arb_margin(X: np.ndarray, y: np.ndarray, support: np.ndarray, i: int, sigma: float) -> "bool":
@@ -60,7 +66,8 @@ def _arb_margin(X: np.ndarray, y: np.ndarray, support: np.ndarray, i: int, sigma
         return bool(int(y[i]) * f <= 0)
 
 
-def certified_mistakes(X: np.ndarray, y: np.ndarray, sigma: float) -> "tuple[np.ndarray, int]":
+def certified_mistakes(X: np.ndarray, y: np.ndarray, sigma: float,
+                       progress: bool = False) -> "tuple[np.ndarray, int]":
     """(J as a bool array, number of rounds decided in arb) of the exact kernel Perceptron run with the Gaussian
     kernel of width σ on (X, y); raises learners.numeric.Uncertain on a round that even arb cannot decide."""
     X = np.ascontiguousarray(X, dtype=float)
@@ -71,10 +78,20 @@ def certified_mistakes(X: np.ndarray, y: np.ndarray, sigma: float) -> "tuple[np.
     ST = np.empty((d, T))
     w = np.empty(T)
     i, n, forced, in_arb = 0, 0, -1, 0
+    t0 = last = time.monotonic()
     while True:
-        i, n = _replay(X, yf, kp, J, ST, w, n, i, forced)
+        i_end = min(i + SEGMENT, T)
+        i, n = _replay(X, yf, kp, J, ST, w, n, i, i_end, forced)
+        forced = -1
+        if progress and time.monotonic() - last > 2.0:
+            last = time.monotonic()
+            print(f"\r# certified Perceptron run: round {i}/{T}, {n} mistakes ({last - t0:.0f} s)", end="",
+                  file=sys.stderr, flush=True)
         if i >= T:
+            if progress and last > t0:
+                print(file=sys.stderr)
             return J, in_arb
-        support = np.flatnonzero(J[:i])
-        forced = 1 if _arb_margin(X, yf, support, i, sigma) else 0
-        in_arb += 1
+        if i < i_end:  # round i is undecided by the enclosure: arb decides it
+            support = np.flatnonzero(J[:i])
+            forced = 1 if _arb_margin(X, yf, support, i, sigma) else 0
+            in_arb += 1
