@@ -234,7 +234,7 @@ def test_a_large_data_file_loads_in_linear_memory(tmp_path):
     X = rng.normal(size=(T, d))
     y = np.where(rng.random(T) < 0.5, 1, -1)
     path = tmp_path / "big.csv"
-    path.write_text("\n".join(f"{y[i]}," + ",".join(repr(v) for v in X[i]) for i in range(T)))
+    path.write_text("\n".join(f"{y[i]}," + ",".join(repr(float(v)) for v in X[i]) for i in range(T)))
     tracemalloc.start()
     try:
         X2, y2 = load(path)
