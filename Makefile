@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: report test test-thorough bench campaign fuzz mutate venv clean
+.PHONY: report test test-thorough bench bench-scale campaign fuzz mutate venv clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -47,6 +47,9 @@ mutate: $(STAMP)   ## mutation kill rate of the test suite (opt-in; long: about 
 	@test -f $(MUTATE) || { echo "make mutate: $(MUTATE) not found (it needs ../shared beside the checkout)"; exit 2; }
 	python3 $(MUTATE) --tree $(CURDIR) --targets $(MUT_TARGETS) --n $(MUT_N) --seed $(MUT_SEED) --workers $(MUT_WORKERS) \
 		--tests targeted --python $(abspath $(BIN)/python) --workdir $(MUT_WORKDIR) --out $(MUT_OUT) $(MUT_ARGS)
+
+bench-scale: $(STAMP)   ## certified PER-T1 / AHP-T4 at T up to 10^4 (issue 14; --T 100000 for the full target)
+	$(BLAS1) $(BIN)/python benchmarks/bench_scale.py
 
 bench: $(STAMP)   ## compiled vs generic learner.run on the Forgetron synthetic set (issue 11), then the older benches
 	$(BLAS1) $(BIN)/python benchmarks/bench_compiled.py

@@ -35,7 +35,7 @@ from learners.realisations import TooManyRealisations
 
 PRECISIONS = (256, 1024)
 #: Largest T re-derived in ball arithmetic: the certified Gram matrix costs O(T²) ball operations (about 2 µs each),
-#: so T = 2000 takes about 10 s; beyond it the verdict stays uncertified (a scalable certificate is future work).
+#: so T = 2000 takes about 10 s; beyond it bounds.scale_certify certifies (issue 14).
 MAX_T = 2000
 
 
@@ -113,9 +113,10 @@ def _certify(claim, res, X, y, kernel, comparator) -> Certificate:
     reason = claim.uncertified_reason(res)
     if reason:
         return Certificate(None, "float64 only", reason)
-    if res.T > MAX_T:
-        return Certificate(None, "float64 only", f"T = {res.T} is beyond the ball-arithmetic replay's size limit "
-                                                 f"(bounds.certify.MAX_T = {MAX_T})")
+    if res.T > MAX_T:  # the data-set-scale certificate (float64 enclosures, certified runs, no T×T matrix)
+        from .scale_certify import certify_at_scale
+
+        return certify_at_scale(claim, res, X, y, kernel, comparator)
     comp = comparator
     if res.holds is False and comp in (None, "oracle"):
         comp = res.comparator_f  # the explicit comparator the float oracle found (None: the claim has none)

@@ -109,6 +109,33 @@ def hinge(values: np.ndarray, y: np.ndarray) -> float:
     return float(np.maximum(0.0, 1.0 - y * values).sum())
 
 
+def dual_inner(vsq, c_s, U):
+    """min over ‖z‖ ≤ U of c_s‖z‖² − vᵀz, a function of ‖v‖² = vsq only (the inner part of the Lagrange dual of
+    the hinge problem): −‖v‖²/(4c_s) when the unconstrained minimiser v/(2c_s) lies in the ball, else
+    c_s U² − U‖v‖ (c_s = 0: −U‖v‖; U = ∞ and c_s = 0: 0 or −∞). For a ball vsq, where the branch test cannot be
+    decided the unconstrained value (smaller, still a valid lower bound) is used."""
+    if isinstance(vsq, nm.Ball):
+        vnorm = nm.sqrt(vsq)
+        if c_s > 0:
+            try:
+                inside = vnorm <= 2 * c_s * U
+            except nm.Uncertain:
+                inside = True
+            return -vsq / (4 * c_s) if inside else c_s * U**2 - U * vnorm
+        if nm.isfinite(U):
+            return -U * vnorm
+        try:
+            return 0.0 if vsq == 0 else -math.inf
+        except nm.Uncertain:
+            return -math.inf
+    vnorm = math.sqrt(max(vsq, 0.0))
+    if c_s > 0:
+        return -vnorm**2 / (4 * c_s) if vnorm / (2 * c_s) <= U else c_s * U**2 - U * vnorm
+    if math.isfinite(U):
+        return -U * vnorm
+    return 0.0 if vnorm == 0 else -math.inf
+
+
 class HingeOracle:
     """Offline comparator problems for one sequence (X, y) and kernel."""
 
@@ -177,36 +204,14 @@ class HingeOracle:
         """g(a): a certified lower bound on min_{‖f‖≤U} c_L L_T(f) + c_s ‖f‖² for any a (clipped to [0, c_L]).
 
         Every a in the box [0, c_L]^T is dual feasible, so the bound is rigorous once g(a) itself is evaluated
-        rigorously: in certified mode ‖v‖² = aᵀYKYa is a ball, and where the branch test of the inner minimum
-        cannot be decided the unconstrained minimum −‖v‖²/(4c_s) (a smaller, still valid bound) is used."""
+        rigorously: in certified mode ‖v‖² = aᵀYKYa is a ball (and :func:`dual_inner` takes care of the branch)."""
         with nm.float64():  # a point of the box [0, c_L]^T for certain (c_L's lower end when it is a ball)
             a = np.clip(np.nan_to_num(np.asarray(a, float)), 0.0, nm.lower(c_L))
         if nm.is_ball():
             w = a * self.y  # exact: a float times ±1
             vsq = nm.nonneg(w @ self._Kb_times(w))
-            vnorm = nm.sqrt(vsq)
-            if c_s > 0:
-                try:
-                    inside = vnorm <= 2 * c_s * U
-                except nm.Uncertain:
-                    inside = True
-                inner = -vsq / (4 * c_s) if inside else c_s * U**2 - U * vnorm
-            elif nm.isfinite(U):
-                inner = -U * vnorm
-            else:
-                try:
-                    inner = 0.0 if vsq == 0 else -math.inf
-                except nm.Uncertain:
-                    inner = -math.inf
-            return sum((nm.ball(v) for v in a), nm.ball(0)) + inner
-        vnorm = math.sqrt(max(float(a @ self._YKY @ a), 0.0))
-        if c_s > 0:
-            inner = -vnorm**2 / (4 * c_s) if vnorm / (2 * c_s) <= U else c_s * U**2 - U * vnorm
-        elif nm.isfinite(U):
-            inner = -U * vnorm
-        else:
-            inner = 0.0 if vnorm == 0 else -math.inf
-        return float(a.sum() + inner)
+            return sum((nm.ball(v) for v in a), nm.ball(0)) + dual_inner(vsq, c_s, U)
+        return float(a.sum() + dual_inner(max(float(a @ self._YKY @ a), 0.0), c_s, U))
 
     # ------------------------------------------------------------ convex case
     def minimise(self, c_L: float = 1.0, c_s: float = 0.0, U: float = math.inf) -> OracleResult:
@@ -350,6 +355,13 @@ class HingeOracle:
         return OracleResult(float(value), float(min(lower, value)), best.comparator, best.solver, note)
 
 
+def _scale():
+    """bounds.scale_oracle (imported on use: numba loads only for a data-set-scale check)."""
+    from . import scale_oracle
+
+    return scale_oracle
+
+
 def against_comparators(ctx, lhs: float, rhs_of: Callable[[float, float], float], U: float = math.inf,
                         quadratic: "tuple[float, float] | None" = None, s_increasing: bool = True):
     """The right side of a "for every comparator f with ‖f‖ ≤ U" claim, as a calculator needs it.
@@ -358,11 +370,16 @@ def against_comparators(ctx, lhs: float, rhs_of: Callable[[float, float], float]
     form c_L·L + c_s·s² + rhs_of(0, 0), pass ``quadratic=(c_L, c_s)`` and it is minimised exactly; otherwise it must
     be nondecreasing in L and monotone in s, and the certified branch and bound is used.
 
+    Above bounds.scale_oracle.SCALE_T rounds the oracle comparator comes from bounds.scale_oracle (no T×T matrix;
+    certified bounds in float64 enclosures and balls), below it from :class:`HingeOracle` (cvxpy, then balls).
+
     ``ctx.comparator`` selects the comparator: None or "oracle" (the minimiser of the right side; the verdict covers
     every admissible f), "zero" (f = 0), or an explicit :class:`~learners.expansion.KernelExpansion` (the verdict is
     about that f only). Returns (rhs, rhs_lower, comparator description).
     """
     comp = ctx.comparator
+    if (comp is None or comp == "oracle") and ctx.T > _scale().SCALE_T:
+        return _scale().against_comparators(ctx, lhs, rhs_of, U, quadratic, s_increasing)
     if comp is None or comp == "oracle":
         oracle = HingeOracle(ctx.X, ctx.y, ctx.kernel)
         if quadratic is not None:

@@ -316,7 +316,10 @@ class KernelExpansion:
 
     # ----------------------------------------------------------------- misc
     def copy(self) -> "KernelExpansion":
-        """An independent copy (the Gram matrix is copied, not recomputed)."""
+        """An independent copy (the Gram matrix is copied, not recomputed; one not yet computed stays so)."""
+        if "_G" not in self.__dict__:
+            return KernelExpansion.from_state(self.kernel, self.X, self.alpha, self.born, self.label, self.kdiag, None,
+                                              self._norm_sq, self._ops)
         new = KernelExpansion(self.kernel, self._dim, max(self._n, 1))
         if self._n:
             new._grow(self._dim)
@@ -351,12 +354,20 @@ class KernelExpansion:
 
     @classmethod
     def from_state(cls, kernel: Kernel, X: np.ndarray, alpha: np.ndarray, born: np.ndarray, label: np.ndarray,
-                   kdiag: np.ndarray, gram: np.ndarray, norm_sq: float, ops: int,
+                   kdiag: np.ndarray, gram: "np.ndarray | None", norm_sq: float, ops: int,
                    dim_known: bool = True) -> "KernelExpansion":
         """An expansion holding the given state slot by slot (the compiled path's final hypothesis; no kernel
         evaluation, the Gram matrix and the incremental ‖f‖² are taken as given). ``dim_known=False``: no point was
-        ever added (X then has shape (0, 0), as for a fresh expansion)."""
+        ever added (X then has shape (0, 0), as for a fresh expansion). ``gram=None``: the Gram matrix is computed
+        on first use (a run that kept none, e.g. a 10^5-round Perceptron: O(n²) memory only if asked for)."""
         n = len(alpha)
+        if gram is None and n and dim_known:
+            f = cls(kernel, X.shape[1], 1)
+            f._X, f._alpha = np.array(X, dtype=float), np.array(alpha, dtype=float)
+            f._born, f._label, f._kdiag = np.array(born), np.array(label, dtype=float), np.array(kdiag, dtype=float)
+            f._cap, f._n, f._norm_sq, f._ops = n, n, norm_sq, ops
+            del f._G  # materialised by __getattr__ on first use
+            return f
         f = cls(kernel, X.shape[1] if dim_known else None, max(n, 1))
         if dim_known:
             f._grow(X.shape[1])
@@ -365,6 +376,20 @@ class KernelExpansion:
             f._kdiag[:n], f._G[:n, :n] = kdiag, gram
         f._n, f._norm_sq, f._ops = n, norm_sq, ops
         return f
+
+    def __getattr__(self, name: str):
+        """The Gram matrix of an expansion built without one (``from_state(gram=None)``), computed on first use
+        (checked against the memory budget first)."""
+        if name != "_G" or "_n" not in self.__dict__:
+            raise AttributeError(name)
+        from .memory import require_matrix
+
+        require_matrix(self._cap, self._cap, "the Gram matrix of a kernel expansion", copies=2)
+        G = nm.empty((self._cap, self._cap))
+        if self._n:
+            G[: self._n, : self._n] = self.kernel.matrix(self.X, self.X)
+        self._G = G
+        return G
 
     def __repr__(self) -> str:
         return f"KernelExpansion(n={self._n}, ‖f‖={self.norm:.4g}, kernel={self.kernel.spec()})"

@@ -8,7 +8,11 @@ is a vectorised loop over i); the scalars live in two small arrays so that helpe
 
 ``fs[0]``  ‖f‖² maintained incrementally          ``ns[0]``  n, the number of support points
 ``ns[1]``  operations since the last refresh        ``ns[2]``  1 once support values f(x_i) are tracked (``fv``)
-``ns[3]``  points ever added
+``ns[3]``  points ever added                         ``ns[4]``  1 when the Gram matrix G is kept (see below)
+
+A run whose hypothesis never needs the support's Gram matrix (the plain Perceptron: its ‖f‖² is incremental and,
+with no removal, never refreshed) may be started with ``new_expansion(..., gram=False)``: G is then a 1×1
+placeholder, nothing writes it, and memory stays O(n·d) instead of O(n²) (issue 14: 10^5 rounds).
 
 Kernels are passed as ``(kc, kp)``: ``kc`` 0 linear, 1 Gaussian (``kp[0]`` = −1/(2σ²)), 2 normalised polynomial
 (``kp[0]`` = degree, ``kp[1]`` = c). Trace extras are logged into one float matrix ``ext[column, round]`` (ints
@@ -31,11 +35,14 @@ LINEAR, GAUSSIAN, POLY = 0, 1, 2
 JIT = dict(cache=True, nogil=True, error_model="numpy")
 
 
-def new_expansion(cap: int, d: int) -> Exp:
-    """An empty expansion with room for ``cap`` points of dimension d (grown by doubling when needed)."""
+def new_expansion(cap: int, d: int, gram: bool = True) -> Exp:
+    """An empty expansion with room for ``cap`` points of dimension d (grown by doubling when needed); ``gram=False``
+    keeps no Gram matrix (module docstring)."""
     cap = max(int(cap), 1)
+    ns = np.zeros(5, np.int64)
+    ns[4] = int(gram)
     return Exp(np.empty((d, cap)), np.empty(cap), np.empty(cap, np.int64), np.empty(cap), np.empty(cap),
-               np.empty((cap, cap)), np.empty(cap), np.zeros(1), np.zeros(4, np.int64))
+               np.empty((cap, cap) if gram else (1, 1)), np.empty(cap), np.zeros(1), ns)
 
 
 # ------------------------------------------------------------------ kernels
@@ -147,6 +154,8 @@ def evaluate(E, kc, kp, x, row):
 def refresh(E):
     """‖f‖² = αᵀGα (and the tracked support values Gα) recomputed from scratch (G is symmetric: rows of G)."""
     n = E.ns[0]
+    if not E.ns[4]:
+        raise ValueError("refresh needs the Gram matrix, which this expansion does not keep")
     a, G = E.alpha, E.G
     s = 0.0
     track = E.ns[2]
@@ -178,9 +187,12 @@ def grow(E):
     n = E.ns[0]
     cap = 2 * E.alpha.shape[0]
     XT = np.empty((E.XT.shape[0], cap))
-    G = np.empty((cap, cap))
     XT[:, :n] = E.XT[:, :n]
-    G[:n, :n] = E.G[:n, :n]
+    if E.ns[4]:
+        G = np.empty((cap, cap))
+        G[:n, :n] = E.G[:n, :n]
+    else:
+        G = E.G
     alpha, born, label = np.empty(cap), np.empty(cap, np.int64), np.empty(cap)
     kdiag, fv = np.empty(cap), np.empty(cap)
     alpha[:n], born[:n], label[:n], kdiag[:n], fv[:n] = E.alpha[:n], E.born[:n], E.label[:n], E.kdiag[:n], E.fv[:n]
@@ -197,10 +209,11 @@ def add(E, x, coef, row, kx, born, label, fx):
     E.born[n] = born
     E.label[n] = label
     E.kdiag[n] = kx
-    for i in range(n):
-        E.G[n, i] = row[i]
-        E.G[i, n] = row[i]
-    E.G[n, n] = kx
+    if E.ns[4]:
+        for i in range(n):
+            E.G[n, i] = row[i]
+            E.G[i, n] = row[i]
+        E.G[n, n] = kx
     E.ns[0] = n + 1
     E.ns[3] += 1
     E.fs[0] += 2 * coef * fx + coef * coef * kx

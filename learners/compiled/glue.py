@@ -50,7 +50,8 @@ def expansion(kernel: Kernel, E: Exp) -> KernelExpansion:
     """The final hypothesis as a KernelExpansion (same slots, Gram matrix, ‖f‖² and operation count)."""
     n = int(E.ns[0])
     return KernelExpansion.from_state(kernel, E.XT[:, :n].T, E.alpha[:n], E.born[:n], E.label[:n], E.kdiag[:n],
-                                      E.G[:n, :n], float(E.fs[0]), int(E.ns[1]), dim_known=bool(E.ns[3]))
+                                      E.G[:n, :n] if E.ns[4] else None, float(E.fs[0]), int(E.ns[1]),
+                                      dim_known=bool(E.ns[3]))
 
 
 def kinds(local: np.ndarray, names: Sequence[str]) -> tuple[np.ndarray, tuple]:

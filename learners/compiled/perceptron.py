@@ -32,6 +32,9 @@ SPEC = [("J", BOOL), ("M", INT), ("Q", FLOAT), ("norm_prime", FLOAT), ("Psi_min"
 (C_J, C_M, C_Q, C_NORM_PRIME, C_PSI_MIN, C_GREEDY, C_CKS, C_SIGMA_R, C_MU_R, C_A, C_B, C_C, C_PHI, C_PHI_CAP,
  C_NORM_PP, C_R, C_SIGMA, C_MU, C_PSI) = range(len(SPEC))
 KINDS = ("none", "update", "update+remove")
+#: The plain Perceptron keeps its support's Gram matrix only up to this many rounds: it never reads it during the
+#: run, and 10^5 rounds could need O(T²) memory (issue 14); the final hypothesis then computes it on demand.
+GRAM_T = 4096
 
 
 @njit(**JIT)
@@ -219,7 +222,7 @@ def run(learner, X: np.ndarray, y: np.ndarray):
     if learner.name == "perceptron":
         spec = SPEC[:1]
         ext, first = glue.columns(spec, T)
-        E = core.new_expansion(17, d)
+        E = core.new_expansion(17, d, gram=T <= GRAM_T)
         E = _run_perceptron(kc, kp, X, yf, E, ext, first, scores, kinds, sizes, norms)
         return glue.trace(learner, y, scores, kinds, KINDS, sizes, norms, spec, ext, first, E)
     variant = VARIANT[learner.name]

@@ -1,0 +1,245 @@
+"""Certificates at data-set scale (issue 14): the float64 enclosures against arb, the certified Perceptron run, the
+scalable oracle against closed forms and the cvxpy oracle, the check path above the size threshold, and memory.
+
+The T = 10^4 / 10^5 runs are in benchmarks/bench_scale.py; here the same machinery runs on small inputs with the
+thresholds lowered.
+"""
+from __future__ import annotations
+
+import math
+import tracemalloc
+
+import numpy as np
+import pytest
+from flint import arb, ctx
+
+import learners
+from learners import numeric as nm
+from learners.compiled import rigorous as R
+
+SIGMA = 0.7
+
+
+def _contains(m: float, r: float, exact) -> bool:
+    return bool(arb(float(m)) - arb(float(r)) <= exact) and bool(exact <= arb(float(m)) + arb(float(r)))
+
+
+def _arb_kernel_sum(x, Z, w, sigma):
+    c = arb(1) / (2 * arb(float(sigma)) ** 2)
+    s = arb(0)
+    for z, wj in zip(Z, w):
+        D = sum(((arb(float(a)) - arb(float(b))) ** 2 for a, b in zip(x, z)), arb(0))
+        s += arb(float(wj)) * (-D * c).exp()
+    return s
+
+
+# ------------------------------------------------------------------------------------------- enclosures vs arb
+def test_exp_enclosure_contains_arb_on_random_and_extreme_arguments():
+    rng = np.random.default_rng(3)
+    ln2 = math.log(2)
+    extreme = [0.0, -0.0, -5e-324, -1e-300, -1e-17, -ln2 / 2, -math.nextafter(ln2 / 2, 1), -ln2, -1.5 * ln2,
+               -708.0, math.nextafter(-708.0, 0), math.nextafter(-708.0, -1000), -745.2, -1e6, -700.5]
+    a = np.concatenate([-rng.uniform(0, 708, 3000), -rng.exponential(1.0, 1000), np.array(extreme)])
+    m, r = np.empty_like(a), np.empty_like(a)
+    R.exp_enclosed(a, m, r)
+    old = ctx.prec
+    ctx.prec = 200
+    try:
+        for x, mm, rr in zip(a, m, r):
+            assert _contains(mm, rr, arb(float(x)).exp()), x
+        # the radius is the documented one: RHO_EXP relative (2^-45), TINY absolute below -708
+        normal = a >= -708.0
+        assert np.all(r[normal] <= m[normal] * 2.0**-45 * (1 + 2.0**-50))
+        assert np.all(r[~normal] == R.TINY) and np.all(m[~normal] == 0.0)
+        # and the polynomial itself is far more accurate than its bound (57u analysed, 2^-45 used)
+        worst = max(float(abs(arb(float(mm)) - arb(float(x)).exp()) / arb(float(x)).exp())
+                    for x, mm in zip(a[normal][::7], m[normal][::7]))
+        assert worst < 8 * 2.0**-53
+    finally:
+        ctx.prec = old
+
+
+@pytest.mark.parametrize("case", ["random", "duplicates", "far", "tiny-sigma", "large-weights"])
+def test_gaussian_row_sum_enclosure_contains_arb(case):
+    rng = np.random.default_rng(11)
+    n, d, sigma = 120, 5, SIGMA
+    X = rng.normal(size=(n, d))
+    w = rng.normal(size=n)
+    if case == "duplicates":
+        X[1::2] = X[::2]
+        w[1::2] = -w[::2]  # exact cancellation pairs: the sum is small, the enclosure must still hold
+    elif case == "far":
+        X *= 40.0  # most entries underflow (taken as 0 with the absolute radius TINY)
+    elif case == "tiny-sigma":
+        sigma = 1e-3
+        X *= 1e-3
+    elif case == "large-weights":
+        w *= 1e200
+    XT = np.ascontiguousarray(X.T)
+    kp = R.gaussian_kp(sigma)
+    rows = np.arange(0, n, 9)
+    m, r = np.empty(len(rows)), np.empty(len(rows))
+    R.gauss_matvec_enclosed(X, XT, rows, kp, w, n, m, r)
+    old = ctx.prec
+    ctx.prec = 256
+    try:
+        for k, i in enumerate(rows):
+            exact = _arb_kernel_sum(X[i], X, w, sigma)
+            assert _contains(m[k], r[k], exact), (case, i)
+            # the radius is small: relative to Σ|w_j|κ_j (the a-priori bound's scale), below 1e-11
+            scale = float(_arb_kernel_sum(X[i], X, np.abs(w), sigma).mid())
+            assert r[k] <= 1e-11 * scale + 1e-290
+    finally:
+        ctx.prec = old
+
+
+def test_gaussian_kp_refuses_sigma_whose_square_underflows():
+    with pytest.raises(ValueError, match="normal float"):
+        R.gaussian_kp(1e-170)
+
+
+# ------------------------------------------------------------------------------------------- certified run
+@pytest.mark.parametrize("seed", [0, 1])
+def test_certified_perceptron_mistakes_equal_the_generic_run(seed):
+    from adversaries.sequences import get
+    from learners.compiled.perceptron_certified import certified_mistakes
+
+    X, y = get("noisy").build(seed=seed, T=400, d=5)
+    J, in_arb = certified_mistakes(X, y, 1.0)
+    tr = learners.make("perceptron", kernel="gaussian:sigma=1", compiled=False).run(X, y)
+    assert np.array_equal(J, tr["J"])
+    assert in_arb == 0  # no round of a random sequence comes near a tie
+
+
+def test_certified_perceptron_decides_a_near_tie_in_arb_and_refuses_an_exact_tie():
+    """x_3 is closer to x_1 (label +1) than to x_2 (label −1) by one ulp: its score, about 2e-16, lies inside the
+    float enclosure, so arb decides it (y_3 f_3(x_3) > 0: no mistake). x_4 is exactly equidistant from x_1 and x_2
+    (the support then): its score is exactly 0, which no arithmetic can certify as a sign — the replay raises."""
+    from learners.compiled.perceptron_certified import certified_mistakes
+
+    X = np.array([[0.0, 0.0], [3.0, 0.0], [math.nextafter(1.5, 0), 0.0], [1.5, 1.0]])
+    y = np.array([1, -1, 1, -1])
+    J, in_arb = certified_mistakes(X[:3], y[:3], 1.0)
+    assert in_arb == 1
+    assert list(J) == [True, True, False]
+    with pytest.raises(nm.Uncertain):
+        certified_mistakes(X, y, 1.0)
+
+
+def test_perceptron_without_gram_matrix_at_scale(monkeypatch):
+    """Above GRAM_T rounds the compiled Perceptron keeps no Gram matrix; the final hypothesis computes it on
+    demand, and equals the generic run's."""
+    from adversaries.sequences import get
+    from learners.compiled import perceptron as cp
+
+    monkeypatch.setattr(cp, "GRAM_T", 50)
+    X, y = get("noisy").build(seed=2, T=300, d=5)
+    tr = learners.make("perceptron", kernel="gaussian:sigma=1").run(X, y)
+    ref = learners.make("perceptron", kernel="gaussian:sigma=1", compiled=False).run(X, y)
+    assert np.array_equal(tr["J"], ref["J"])
+    f = tr.final
+    assert "_G" not in f.__dict__  # lazy: nothing O(n²) was allocated
+    np.testing.assert_allclose(f.exact_norm_sq(), ref.final.exact_norm_sq(), rtol=1e-12)
+
+
+# ------------------------------------------------------------------------------------------- the oracle
+def _two_points(k_target: float):
+    """Two points with opposite labels at the distance that gives κ = k_target (σ = 1)."""
+    delta = math.sqrt(-2 * math.log(k_target))
+    return np.array([[0.0, 0.0], [delta, 0.0]]), np.array([1, -1])
+
+
+def test_scale_oracle_brackets_the_closed_form_and_a_wrong_bound_flips():
+    """min_g ‖g‖² + 2Σℓ on two points of opposite labels with κ(x_1, x_2) = k is 2 + 2k (g takes the values
+    ±(1 − k), ‖g‖² = 2(1 − k)); the Perceptron makes M = 2 mistakes, so PER-T1 holds with slack 2k only: the
+    certified lower bound must exceed 2, and a bound off by more than 2k would flip the verdict."""
+    from bounds.scale_oracle import ScaleOracle
+
+    X, y = _two_points(1e-9)
+    o = ScaleOracle(X, y, "gaussian:sigma=1", progress=False, budget_s=20.0)
+    res = o.minimise(2.0, 1.0, math.inf, decided=lambda lo, up: nm.lower(lo) > 2.0)
+    k = float((-(arb(float(X[1, 0])) ** 2) / 2).exp().mid())
+    exact = 2 + 2 * k
+    with nm.ball_arithmetic(256):
+        assert nm.lower(res.lower) <= exact <= nm.upper(res.value)
+    assert nm.lower(res.lower) > 2.0  # decided: holds
+    assert nm.upper(res.value) - nm.lower(res.lower) < 1e-12
+
+
+@pytest.mark.parametrize("problem", [(2.0, 1.0, math.inf), (1.0, 0.0, 2.5), (1.0, 0.5, 1.0)])
+def test_scale_oracle_brackets_the_cvxpy_optimum(problem):
+    from adversaries.sequences import get
+    from bounds.oracle import HingeOracle
+    from bounds.scale_oracle import ScaleOracle
+
+    X, y = get("noisy").build(seed=4, T=120, d=5)
+    c_L, c_s, U = problem
+    ref = HingeOracle(X, y, "gaussian:sigma=1").minimise(c_L, c_s, U)
+    res = ScaleOracle(X, y, "gaussian:sigma=1", progress=False, budget_s=30.0).minimise(
+        c_L, c_s, U, decided=lambda lo, up: nm.upper(up) - nm.lower(lo) <= 2e-3 * nm.upper(up))
+    assert nm.lower(res.lower) <= ref.value + 1e-9  # certified lower ≤ the optimum (≤ cvxpy's explicit value)
+    assert ref.lower <= nm.upper(res.value) + 1e-9  # explicit comparator's value ≥ the optimum (≥ cvxpy's lower)
+    assert nm.upper(res.value) - nm.lower(res.lower) <= 2e-3 * nm.upper(res.value)  # and it got close
+    if math.isfinite(U):
+        assert nm.upper(res.comparator.norm) <= U
+
+
+# ------------------------------------------------------------------------------------------- the check path
+@pytest.mark.parametrize("claim_id,learner", [("PER-T1", "perceptron"), ("AHP-T4", "ahpatron")])
+def test_check_above_the_threshold_takes_the_scale_path_with_the_same_verdict(monkeypatch, claim_id, learner):
+    from adversaries.sequences import get
+    from bounds import certify, scale_oracle
+    from bounds.registry import get as get_claim
+
+    X, y = get("noisy").build(seed=5, T=150, d=5)
+    claim = get_claim(claim_id)
+    small = claim.check(X, y, kernel="gaussian:sigma=1", learner=learner, certify=True)
+    monkeypatch.setattr(scale_oracle, "SCALE_T", 100)
+    monkeypatch.setattr(certify, "MAX_T", 100)
+    big = claim.check(X, y, kernel="gaussian:sigma=1", learner=learner, certify=True)
+    assert small.verdict == big.verdict == "holds"
+    assert "a-priori error bounds" in big.certificate.arithmetic
+    assert "arb ball arithmetic" in small.certificate.arithmetic
+    assert big.lhs == small.lhs
+    lo = big.certificate.rhs_lower[0]
+    assert lo <= small.rhs + 1e-9 and lo > big.lhs  # certified lower ≤ the cvxpy optimum, and decides
+
+
+def test_scale_oracle_never_allocates_a_T_by_T_array():
+    """T = 3000: the oracle (features, warm start, one enclosed K·w and its balls) stays far below one T×T float
+    matrix (8T² bytes = 72 MB)."""
+    from adversaries.sequences import get
+    from bounds.scale_oracle import ScaleOracle
+
+    T = 3000
+    X, y = get("noisy").build(seed=6, T=T, d=5)
+    o = ScaleOracle(X, y, "gaussian:sigma=1", progress=False)
+    o.features()  # compile outside the measurement
+    tracemalloc.start()
+    try:
+        o._phi = None
+        o.minimise(2.0, 1.0, math.inf, decided=lambda lo, up: True)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * T * T / 4, peak
+
+
+def test_a_large_data_file_loads_in_linear_memory(tmp_path):
+    """20,000 rows: the loader's peak stays far below one T×T float matrix (8T² bytes = 3.2 GB)."""
+    from adversaries.datafiles import load
+
+    T, d = 20000, 5
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(T, d))
+    y = np.where(rng.random(T) < 0.5, 1, -1)
+    path = tmp_path / "big.csv"
+    path.write_text("\n".join(f"{y[i]}," + ",".join(repr(float(v)) for v in X[i]) for i in range(T)))
+    tracemalloc.start()
+    try:
+        X2, y2 = load(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert np.array_equal(X2, X) and np.array_equal(y2, y)
+    assert peak < 200 * T * d * 8  # linear: a few hundred bytes per number at most (text, lists, the array)
