@@ -128,6 +128,8 @@ def test_bad_arguments_are_named(orc):
 # ----------------------------------------------------------------------------------------- the dual function
 @pytest.mark.parametrize("a, c_L, c_s, U, exact", [
     ((1.0, 0.5), 2.0, 1.0, 1.5, 1.5 - 0.5),               # ‖v‖ = √2, ‖v‖/(2c_s) ≤ U: inner −‖v‖²/(4c_s)
+    ((1.0, 0.5), 2.0, 2.0, 1.5, 1.5 - 0.25),              # the same with c_s = 2: −2/8
+    ((1.0, 1.0), 2.0, 0.5, 1.5, 2.0 + 0.5 * 2.25 - 1.5 * R5),  # ‖v‖ = √5 > 2c_sU = 1.5: c_sU² − U‖v‖
     ((-1.0, 5.0), 2.0, 1.0, 1.5, 2.0 + 2.25 - 1.5 * 4),   # clipped to (0, 2), ‖v‖ = 4 > 2c_sU: c_sU² − U‖v‖
     ((1.0, 0.5), 2.0, 0.0, 1.5, 1.5 - 1.5 * math.sqrt(2)),  # c_s = 0: −U‖v‖
     ((1.0, 1.0), 1.0, 0.0, 0.5, 2 - R5 * 0.5),             # the optimal multipliers of min-loss at U = 1/2
@@ -227,12 +229,28 @@ def test_monotone_decreasing_rhs_takes_the_largest_radius(orc):
         orc.minimise_monotone(lambda L, s: L - s, lhs=0.0, s_increasing=False)
 
 
-def test_certified_monotone_encloses_the_minimum():
+def test_monotone_minimum_at_the_zero_comparator():
+    """rhs(L, s) = L + 100s: L* falls with slope √5 < 100 at most, so f = 0 is the minimiser, value L*(0) = 2 exactly
+    (the radius 0 is part of every grid); a target just under 2 is certified, 2 itself is attained."""
+    res = HingeOracle(X2, Y2, "linear").minimise_monotone(lambda L, s: L + 100 * s, lhs=2 - 1e-3, U=1.0)
+    assert res.value == 2.0 and res.comparator.norm == 0.0
+    assert 2 - 1e-3 - 1e-9 <= res.lower <= 2.0
+
+
+@pytest.mark.parametrize("U", [3.0, math.inf])
+def test_certified_monotone_encloses_the_minimum(U):
+    """In balls the float run's radii are re-evaluated (no others: the note counts them) and the lower bound still
+    certifies a target one thousandth under the true minimum (U = ∞: the tail cell ‖f‖ > s_max included)."""
     m = min_over_profile(per_t2, 3.0)
+    orc = HingeOracle(X2, Y2, "linear")
+    orc.minimise(1.0, 4.0, 0.2)  # an unrelated float solve on the same oracle adds no radius to the grid
+    float_run = HingeOracle(X2, Y2, "linear").minimise_monotone(per_t2, lhs=m - 1e-3, U=U)
     with nm.ball_arithmetic(128):
-        res = HingeOracle(X2, Y2, "linear").minimise_monotone(per_t2, lhs=m - 1e-3, U=3.0)
+        res = orc.minimise_monotone(per_t2, lhs=m - 1e-3, U=U)
         lo, hi = nm.upper(res.lower), nm.lower(res.value)
     assert m - 1e-3 - 1e-9 <= lo <= m + 1e-9 and m - 1e-9 <= hi
+    solves = int(float_run.notes[0].split(" with ")[1].split()[0])
+    assert res.notes[-1] == f"certified over {solves} radii in ball arithmetic"
 
 
 # ---------------------------------------------------------------------------------------- against_comparators
