@@ -285,5 +285,38 @@ def test_against_the_zero_and_a_given_comparator():
     assert desc["loss"] == pytest.approx(1.0, abs=1e-15) and c.comparator_f is f
     with pytest.raises(PreconditionError, match="norm"):
         against_comparators(ctx(f), 0.0, lambda L, s: L, U=0.55)  # ‖f‖ = 0.559...
+    rhs, _, _ = against_comparators(ctx(f), 0.0, lambda L, s: L + 10 * s, U=f.norm)  # ‖f‖ = U is admissible
+    assert rhs == pytest.approx(1.0 + 10 * math.sqrt(5 / 16), abs=1e-14)
+    with pytest.raises(PreconditionError, match="norm"):
+        against_comparators(ctx(f), 0.0, lambda L, s: L, U=f.norm * (1 - 1e-9))
     with pytest.raises(ValueError, match="comparator must be"):
         against_comparators(ctx("nearest"), 0.0, lambda L, s: L)
+
+
+def test_against_a_given_comparator_in_balls():
+    """Certified mode: L_T(f) and ‖f‖ are balls around 1 and √5/4; ‖f‖ ≤ U is decided without tolerance."""
+    with nm.ball_arithmetic(128):
+        f = KernelExpansion.from_points(parse_kernel("linear"), X2, np.array([0.5, -0.125]))
+        rhs, lower, desc = against_comparators(ctx(f), 0.0, lambda L, s: L + 10 * s, U=0.56)
+        lo, hi = nm.lower(rhs), nm.upper(rhs)
+        with pytest.raises(PreconditionError, match="norm"):
+            against_comparators(ctx(f), 0.0, lambda L, s: L, U=0.559)
+        half = KernelExpansion.from_points(parse_kernel("linear"), X2[:1], np.array([0.5]))  # ‖f‖ = 1/2 exactly
+        edge, _, _ = against_comparators(ctx(half), 0.0, lambda L, s: L + s, U=0.5)  # ‖f‖ = U is admissible
+        e_lo, e_hi = nm.lower(edge), nm.upper(edge)
+    exact = 1.0 + 10 * math.sqrt(5 / 16)
+    assert lo - 1e-15 <= exact <= hi + 1e-15 and hi - lo < 1e-14 and lower is None
+    assert e_lo == e_hi == 2.0  # L = (1 − 1/2) + (1 + 0) = 3/2, plus ‖f‖ = 1/2: exact binary numbers
+
+
+def test_monotone_tail_cell_is_bounded_by_rhs_at_zero_loss():
+    """A point repeated with opposite labels: L_T(f) = 2 for every ‖f‖ ≤ 1 and more beyond, so rhs = 100L + ‖f‖² is
+    ≥ 200 everywhere; with lhs = 3 the grid stops at s_max = 2 (rhs(0, 1) = 1 ≤ 3 < rhs(0, 2) = 4) and the reported
+    lower bound is the tail cell's rhs(0, s_max) = 4 (the tail assumes nothing about L), in floats and in balls."""
+    X, y = np.array([[1.0], [1.0]]), np.array([1, -1])
+    res = HingeOracle(X, y, "linear").minimise_monotone(lambda L, s: 100 * L + s * s, lhs=3.0)
+    assert res.lower == 4.0 and res.value == pytest.approx(200.0, abs=1e-6)
+    with nm.ball_arithmetic(128):
+        res = HingeOracle(X, y, "linear").minimise_monotone(lambda L, s: 100 * L + s * s, lhs=3.0)
+        lo, hi = nm.lower(res.lower), nm.upper(res.lower)
+    assert lo == hi == 4.0
