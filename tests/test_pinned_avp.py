@@ -72,3 +72,19 @@ def test_avp_c1_minimum_where_the_loss_weight_matters():
     assert r.rhs == pytest.approx(1.5, abs=TOL) and r.rhs_lower == pytest.approx(1.5, abs=TOL)
     assert r.terms["L_T(f)"] == pytest.approx(0.5, abs=1e-7) and r.terms["||f||"] == pytest.approx(0.5 ** 0.5, abs=1e-7)
     assert r.slack == pytest.approx(0.5, abs=TOL) and r.holds is True
+
+
+def test_eps_window_is_open_at_half_lambda():
+    """Theorem 3 needs λ_t/2 < ε_t strictly (N_T's terms λ_t/2 − ε_t must be negative): λ = 1.2 with ε = 0.6 sits on
+    the boundary and is refused; λ = 1.19 is inside."""
+    from bounds.base import PreconditionError
+
+    X = np.array([[1.0, 0.0], [0.0, 1.0]])
+    y = np.array([1, -1])
+    with pytest.raises(PreconditionError, match="lambda_t/2 < eps_t"):
+        check("AVP-T3", X, y, kernel="linear", params=dict(U=1.0, lam=1.2, eps=0.6), comparator="zero")
+    r = check("AVP-T3", X, y, kernel="linear", params=dict(U=1.0, lam=1.19, eps=0.6), comparator="zero")
+    # f_1 = 0: round 1 in M'; 1.19κ(x_1, ·) has norm 1.19 > U, projected to f_2 = κ(x_1, ·), which scores 0 on
+    # x_2 ⊥ x_1: round 2 in M' too, f_3 = (x_1 − 1.19x_2)/‖·‖ has norm 1. At f = 0: L_T = 2, Σ_{M'} λ/2 = 1.19 and
+    # δ_1 = 0 − 1, δ_2 = 1 − 1, so rhs = 2 − 1/(2·1.19) + 1.19
+    assert r.lhs == 2 and r.rhs == pytest.approx(2 - 1 / 2.38 + 1.19, abs=1e-12)
