@@ -92,8 +92,9 @@ def test_bogd_unb_defects_and_printed_p():
     # the printed eq. 16's p is BOGD-T4's sampling step (the finding is filed there, part="eq16")
     r = check("BOGD-T4", X, y, kernel=GAUSS, learner="bogd++", params=dict(B=5, lam=0.1, eta=0.5, seed=4,
                                                                            part="eq16"))
-    pmin = min(row["p_min_raw"] for row in rows if row.get("removal"))
+    pmin, t_min = min((row["p_min_raw"], t) for t, row in enumerate(rows) if row.get("removal"))
     assert_close(r.terms["-min p_i (printed eq. 16)"], -pmin, "printed p minimum")
+    assert r.terms["round"] == t_min + 1  # 1-based round of the smallest printed p
 
 
 @pytest.mark.claim("BOGD-H")
