@@ -33,9 +33,10 @@ def orc():
     return HingeOracle(X2, Y2, "linear")
 
 
+@pytest.mark.parametrize("hint", [None, (1.0, 1.0)])  # a useless hint (bound −∞ at U = ∞) must not spoil the best
 @pytest.mark.parametrize("U, exact", [(math.inf, 1.0), (0.3, 2 - 0.3 * R5 / 2)])
-def test_tilted_minimum_is_the_hand_solution(orc, U, exact):
-    value, lower, comp = avp.tilted_min(orc, G, U)
+def test_tilted_minimum_is_the_hand_solution(orc, U, exact, hint):
+    value, lower, comp = avp.tilted_min(orc, G, U, a_hint=None if hint is None else np.array(hint))
     assert value == pytest.approx(exact, abs=TOL) and lower == pytest.approx(exact, abs=TOL) and lower <= value
     assert value == pytest.approx(comp.loss - float(G @ comp.values), abs=1e-14)  # evaluated at the explicit f
     if math.isfinite(U):  # the unique minimiser U(1, −2)/√5: margins (U/√5, 4U/√5)
@@ -60,6 +61,8 @@ def test_tilted_lower_bound_does_not_rely_on_the_solver(orc, monkeypatch, U, hin
         assert lower == pytest.approx(exact_lower, abs=1e-14)
     else:
         assert lower == -math.inf
+    value, lower, comp = avp.tilted_min(orc, G, U)  # no solver and no hint: nothing is certified
+    assert value == 2.0 and lower == -math.inf
 
 
 def test_avp_c1_minimum_where_the_loss_weight_matters():
