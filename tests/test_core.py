@@ -85,6 +85,19 @@ def test_expansion_remove_returns_point_and_keeps_born_label():
     assert sorted(f.born.tolist()) == [1, 3, 4, 5]
 
 
+def test_expansion_support_values_of_the_empty_and_emptied_expansion():
+    """f = 0 has no support points, hence no support values; after adding 2κ(x₁, ·) and 3κ(x₂, ·) (x₁ ⊥ x₂ unit) they
+    are f(x₁) = 2, f(x₂) = 3, and removing both leaves none again."""
+    f = KernelExpansion(learners.parse_kernel("linear"))
+    assert f.support_values().shape == (0,)
+    f.add(np.array([1.0, 0.0]), 2.0)
+    f.add(np.array([0.0, 1.0]), 3.0)
+    assert f.support_values().tolist() == [2.0, 3.0]
+    f.remove(1)
+    f.remove(0)
+    assert f.support_values().shape == (0,)
+
+
 def test_expansion_inner_dist_and_projection():
     k = learners.parse_kernel("gaussian:sigma=1")
     X = points(2, n=8)

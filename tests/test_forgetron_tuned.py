@@ -412,6 +412,9 @@ def test_rbp_e_preconditions():
                          ({"B": 4, "seeds": 1}, "seeds >= 2"), ({"B": 4, "confidence": 1.5}, "confidence")):
         with pytest.raises(PreconditionError, match=name):
             bounds.check("RBP-E", X, y, kernel="linear", params=params)
+    # B left to the learner's default 100: U ≤ (γ − 1)/(γ + 1)·√100 = 10/3 for γ = 2 (3.34 is refused, √101/3 would not)
+    with pytest.raises(PreconditionError, match="U <= "):
+        bounds.check("RBP-E", X, y, kernel="linear", params={"gamma": 2.0, "U": 3.34})
 
 
 # ============================================================================================ long hunts (thorough)

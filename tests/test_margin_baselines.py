@@ -122,3 +122,15 @@ def test_alma_threshold_by_hand():
     assert np.allclose(L.w, np.array([1.0, 0.0, 1.0]) / math.sqrt(2))
     assert tr.score[1] == pytest.approx(1.0) and L.k == 2
     assert tr["gamma_k"][1] == pytest.approx((math.sqrt(8) / 0.7) / math.sqrt(2))
+
+
+def test_alma_updates_on_a_tie_with_the_margin_threshold():
+    """ALMA (Gentile 2001) updates when y_t ŵ·x̂_t ≤ (1 − α)γ_k. With φ = 1 − α = 0 the threshold is 0 and w_1 = 0
+    gives the score 0: a tie, which the printed ≤ decides as an update. Then w = yC x̂/√1 normalised to the unit ball
+    (‖yC x̂‖ = C = √2 > 1), i.e. w_2 = y x̂ with x̂ = (x, 1)/‖(x, 1)‖."""
+    x, y = np.array([0.6, -0.8]), -1
+    L = learners.make("alma", phi=0.0)
+    tr = L.run(x[None, :], np.array([y]))
+    assert tr.score[0] == 0 and bool(tr.updated[0]) and L.k == 2
+    xh = np.array([0.6, -0.8, 1.0]) / math.sqrt(2.0)
+    assert np.allclose(L.w, y * xh, atol=1e-15)

@@ -92,8 +92,9 @@ def test_bogd_unb_defects_and_printed_p():
     # the printed eq. 16's p is BOGD-T4's sampling step (the finding is filed there, part="eq16")
     r = check("BOGD-T4", X, y, kernel=GAUSS, learner="bogd++", params=dict(B=5, lam=0.1, eta=0.5, seed=4,
                                                                            part="eq16"))
-    pmin = min(row["p_min_raw"] for row in rows if row.get("removal"))
+    pmin, t_min = min((row["p_min_raw"], t) for t, row in enumerate(rows) if row.get("removal"))
     assert_close(r.terms["-min p_i (printed eq. 16)"], -pmin, "printed p minimum")
+    assert r.terms["round"] == t_min + 1  # 1-based round of the smallest printed p
 
 
 @pytest.mark.claim("BOGD-H")
@@ -517,3 +518,17 @@ def test_gram_factor_schur_is_the_determinant_ratio():
     assert len(f) == 4 and np.allclose(f.L @ f.L.T, K[:4, :4], atol=1e-12)
     assert np.allclose(f.solve(K[:4, 4]), np.linalg.solve(K[:4, :4], K[:4, 4]), rtol=1e-9)
     assert_close(f.logdet(), math.log(np.linalg.det(K[:4, :4])), "log det")
+
+
+def test_eq10_blocks_and_defect_counts_by_hand():
+    """003 eq. 10's rate at round t of block j needs max_{s ∈ [t_j+1, t_{j+1}]} δ_s: a 'future round' is one where
+    that maximum is attained only at s ≥ t, an 'undefined round' one with denominator max δ + Σ_{τ<t} δ_τ = 0.
+    δ = (1, 0, 3, 2, 0, 0, 0) with halvings at rounds 1 and 4 (t_{N+1} = T = 7): blocks are rounds 2-4 with
+    δ = (0, 3, 2) (max 3; rounds 2 and 3 see the 3 only in the future) and rounds 5-7 with δ = 0 (all undefined)."""
+    from bounds.pomd import eq10_defects
+
+    trace = {"delta": np.array([1.0, 0.0, 3.0, 2.0, 0.0, 0.0, 0.0]),
+             "halving": np.array([True, False, False, True, False, False, False])}
+    d = eq10_defects(trace)
+    assert d["blocks (t_j, t_j+1, max delta)"] == [(1, 4, 3.0), (4, 7, 0.0)]  # (t_j, t_{j+1}, block max), 1-based
+    assert (d["future rounds"], d["undefined rounds"], d["halvings"]) == (2, 3, 2)

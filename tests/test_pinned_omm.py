@@ -374,3 +374,31 @@ def test_per_tight_bias_witness_by_hand():
     assert r.terms["mistakes"] == 4 and r.terms["which"] == "gamma*"
     assert_close(r.lhs, 0.5 * math.sqrt(1 + 1 / 3) - 0.5, "gamma* - 1/sqrt(d)", rtol=1e-6)
     assert r.holds is False
+
+
+def test_table1_mistake_cases_at_their_boundaries():
+    """004 Table 1, OMM row, mistakes: 2 if r < 1; 2 + log(γ₃/γ*)/(−log(r/2)) if 1 ≤ r < √2; 2 + 2log(γ₃/γ*)/
+    (−log(1 − 1/r²)) if r ≥ √2. With γ₃/γ* = 2: r = 1 belongs to the middle case (2 + ln2/ln2 = 3, not 2)."""
+    from bounds.omm_kappa import table1_mistakes
+
+    L = math.log(2.0)
+    assert table1_mistakes(0.999, 2.0, 1.0) == 2.0
+    assert table1_mistakes(1.0, 2.0, 1.0) == pytest.approx(3.0, abs=1e-14)
+    assert table1_mistakes(1.2, 2.0, 1.0) == pytest.approx(2 + L / -math.log(0.6), abs=1e-14)
+    assert table1_mistakes(1.5, 2.0, 1.0) == pytest.approx(2 + 2 * L / -math.log(1 - 1 / 2.25), abs=1e-14)
+
+
+@pytest.mark.claim("OMM-K2")
+def test_omm_k2_compares_closed_form_and_eq5_with_no_slack(monkeypatch):
+    """OMM-K2: the §5.1 closed form of κ∘ must equal eq. 5's maximum; reported as |closed − numerical| ≤ 0 (tol
+    1e-6). At (δ, η) = (0.5, 0.2) (0 ≤ η ≤ δ²): √(1 − 0.04/0.25) = √0.84. A numerical maximum 0.01 off is a
+    violation."""
+    from bounds.registry import check
+
+    r = check("OMM-K2", params={"delta": 0.5, "eta": 0.2})
+    assert r.rhs == 0.0 and r.lhs <= 1e-9 and r.holds is True
+    assert r.terms["closed form"] == pytest.approx(math.sqrt(0.84), abs=1e-15)
+    assert r.terms["eq. 5 numerical"] == pytest.approx(math.sqrt(0.84), abs=1e-9)
+    monkeypatch.setattr(omm_kappa, "kappa_circ_numeric", lambda d, e, *a, **k: (math.sqrt(0.84) + 0.01, {}))
+    r = check("OMM-K2", params={"delta": 0.5, "eta": 0.2})
+    assert r.lhs == pytest.approx(0.01, abs=1e-12) and r.holds is False

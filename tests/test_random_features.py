@@ -69,3 +69,16 @@ def test_nogd_low_rank_is_a_projection():
     Z = n.features(n.landmarks)
     gap = n.kernel.matrix(n.landmarks, n.landmarks) - Z @ Z.T
     assert Z.shape[1] == 5 and np.linalg.eigvalsh(gap).min() >= -1e-8
+
+
+@pytest.mark.parametrize("k", [1, 4])
+def test_nogd_rank_bounds_are_inclusive(k):
+    """1 ≤ k ≤ B (Lu et al. 2016's rank-k Nyström map): both ends are valid ranks, 0 and B + 1 are not; a rank-k map
+    has k features once the B landmarks are in."""
+    X, y = adversaries.make_sequence("noisy:T=30,d=3,noise=0.0", seed=2)
+    L = learners.make("nogd", kernel=GAUSS, B=4, k=k)
+    L.run(X, y)
+    assert L.features(X[:2]).shape == (2, k)
+    for bad in (0, 5):
+        with pytest.raises(ValueError, match="rank k"):
+            learners.make("nogd", kernel=GAUSS, B=4, k=bad)
