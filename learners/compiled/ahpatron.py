@@ -24,10 +24,7 @@ KINDS = ("none", "update", "update+halving")
 def _split(E, half):
     """(S_{t,1}, S_{t,2}) as sorted slot arrays: stable order by (|α|, insertion round), first half dropped."""
     n = E.ns[0]
-    o1 = np.argsort(E.born[:n], kind="mergesort")
-    a = np.abs(E.alpha[:n])[o1]
-    order = o1[np.argsort(a, kind="mergesort")]
-    return np.sort(order[:half]), np.sort(order[half:])
+    return core.split_slots(core.order_by(np.abs(E.alpha[:n]), E.born, n), half, n)
 
 
 @njit(**JIT)
@@ -145,8 +142,8 @@ def run(learner, X: np.ndarray, y: np.ndarray):
     spec = list(SPEC)
     if isinstance(learner.eps, int):  # the generic Trace types a column by the first value logged
         spec[C_EPS] = ("eps", INT)
-    r = glue.start_run(learner, X, spec, cap=learner.B + 1)
+    r = glue.start_run(learner, X, y, spec, cap=learner.B + 1)
     cnorm = learner.c == "norm"
-    E = _run(r.kc, r.kp, X, y.astype(float), int(learner.B), float(learner.U), float(learner.lam),
+    E = _run(r.kc, r.kp, r.X, r.y, int(learner.B), float(learner.U), float(learner.lam),
              float(learner.eps), float(learner.eta), cnorm, 0.0 if cnorm else float(learner.c), r.E, *r.columns)
     return glue.trace(learner, y, r, KINDS, E)

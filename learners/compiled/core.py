@@ -342,6 +342,40 @@ def argmin_oldest(E, v, n):
 
 
 @njit(**JIT)
+def order_by(a, b, n):
+    """Slots 0..n−1 ordered by (a[i], b[i]) (a float key, then an integer one). The stable mergesorts of the
+    generic path (by insertion round, then by a key) give this order whenever b is unique, as the insertion
+    rounds are. Insertion sort, written out: numba's sorts cost seconds of compilation each, and n ≤ B."""
+    order = np.arange(n)
+    for k in range(1, n):
+        j = order[k]
+        m = k - 1
+        while m >= 0 and (a[order[m]] > a[j] or (a[order[m]] == a[j] and b[order[m]] > b[j])):
+            order[m + 1] = order[m]
+            m -= 1
+        order[m + 1] = j
+    return order
+
+
+@njit(**JIT)
+def split_slots(order, half, n):
+    """(sorted slots of order[:half], sorted slots of order[half:n]) (np.sort of each part)."""
+    first = np.zeros(n, np.bool_)
+    for k in range(half):
+        first[order[k]] = True
+    a, b = np.empty(half, np.int64), np.empty(n - half, np.int64)
+    ia = ib = 0
+    for s in range(n):
+        if first[s]:
+            a[ia] = s
+            ia += 1
+        else:
+            b[ib] = s
+            ib += 1
+    return a, b
+
+
+@njit(**JIT)
 def oldest(E):
     """np.argmin(born): the first slot of smallest insertion round."""
     best = 0

@@ -30,7 +30,10 @@ def kernel_args(kernel: Kernel) -> "tuple[int, np.ndarray] | None":
 class Run(NamedTuple):
     """What every compiled run starts from: the kernel arguments, the sequence's shape, the core Trace columns
     (score, kind code, support size and ‖f‖ per round) and the extras (``ext``, ``first``, for ``spec``) that the
-    compiled loop fills, and the empty expansion it starts from."""
+    compiled loop fills, and the empty expansion it starts from. ``X`` and ``y`` are the sequence as C-contiguous
+    float arrays: one layout, so each compiled loop is specialised (and compiled) once."""
+    X: np.ndarray
+    y: np.ndarray
     kc: int
     kp: np.ndarray
     T: int
@@ -50,8 +53,9 @@ class Run(NamedTuple):
         return self.ext, self.first, self.scores, self.kinds, self.sizes, self.norms
 
 
-def start_run(learner: Any, X: np.ndarray, spec: Sequence[tuple[str, str]], cap: "int | None" = None) -> Run:
-    """Reset ``learner`` (as a generic run does first) and allocate what a compiled run of it on X fills: an
+def start_run(learner: Any, X: np.ndarray, y: np.ndarray, spec: Sequence[tuple[str, str]],
+              cap: "int | None" = None) -> Run:
+    """Reset ``learner`` (as a generic run does first) and allocate what a compiled run of it on (X, y) fills: an
     expansion with room for ``cap`` points (default: the budget B + 1, or 17 as KernelLearner.reset), the core
     columns and the extras of ``spec``."""
     kc, kp = kernel_args(learner.kernel)
@@ -60,16 +64,17 @@ def start_run(learner: Any, X: np.ndarray, spec: Sequence[tuple[str, str]], cap:
     if cap is None:
         cap = int(learner.params.get("B", 16) or 16) + 1
     ext, first = columns(spec, T)
-    return Run(kc, kp, T, d, spec, ext, first, new_expansion(cap, d), np.empty(T), np.empty(T, np.int16),
-               np.empty(T, np.int64), np.empty(T))
+    return Run(np.ascontiguousarray(X, dtype=float), np.ascontiguousarray(y, dtype=float), kc, kp, T, d, spec,
+               ext, first, new_expansion(cap, d), np.empty(T), np.empty(T, np.int16), np.empty(T, np.int64),
+               np.empty(T))
 
 
 def columns(spec: Sequence[tuple[str, str]], T: int) -> tuple[np.ndarray, np.ndarray]:
     """(ext, first) for the extras of ``spec`` [(name, kind)]: rows prefilled with the Trace's defaults
     (NaN for floats, −1 for ints, False for bools)."""
+    fill = np.array([np.nan if kind == FLOAT else (-1.0 if kind == INT else 0.0) for _, kind in spec])
     ext = np.empty((len(spec), T))
-    for c, (_, kind) in enumerate(spec):
-        ext[c] = np.nan if kind == FLOAT else (-1.0 if kind == INT else 0.0)
+    ext[:] = fill[:, None]  # one broadcast: a row at a time cost more than a short run itself
     return ext, np.full(len(spec), -1, dtype=np.int64)
 
 

@@ -194,7 +194,7 @@ class RemovalLog(Sequence):
 
 
 def run(learner, X: np.ndarray, y: np.ndarray):
-    r = glue.start_run(learner, X, SPEC)
+    r = glue.start_run(learner, X, y, SPEC)
     variant = {"ogd": OGD, "bogd": BOGD, "bogd++": BOGDPP}[learner.name]
     B = int(getattr(learner, "B", 0))
     gamma = float(getattr(learner, "gamma", 1.0))
@@ -202,7 +202,7 @@ def run(learner, X: np.ndarray, y: np.ndarray):
     L = min(int(getattr(learner, "removal_log_limit", 0)), r.T) if variant != OGD else 0
     rlog = np.empty((L, 4, max(B, 1)))
     rlog_i, rlog_t, nlog = np.empty(L, np.int64), np.empty(L, np.int64), np.zeros(1, np.int64)
-    E = _run(r.kc, r.kp, X, y.astype(float), variant, B, float(learner.lam), float(learner.eta), gamma, draws, r.E,
+    E = _run(r.kc, r.kp, r.X, r.y, variant, B, float(learner.lam), float(learner.eta), gamma, draws, r.E,
              *r.columns, rlog, rlog_i, rlog_t, nlog)
     if variant != OGD:
         learner.removal_log = RemovalLog(rlog, rlog_i, rlog_t, int(nlog[0]), float(learner.lam * learner.eta))

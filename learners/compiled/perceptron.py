@@ -211,10 +211,9 @@ def _schedule(learner, T: int) -> "np.ndarray | None":
 
 def run(learner, X: np.ndarray, y: np.ndarray):
     """The compiled run of a Perceptron-family learner, or None when this learner instance is not covered."""
-    yf = y.astype(float)
     if learner.name == "perceptron":
-        r = glue.start_run(learner, X, SPEC[:1])
-        E = _run_perceptron(r.kc, r.kp, X, yf, r.E, *r.columns)
+        r = glue.start_run(learner, X, y, SPEC[:1])
+        E = _run_perceptron(r.kc, r.kp, r.X, r.y, r.E, *r.columns)
         return glue.trace(learner, y, r, KINDS, E)
     variant = VARIANT[learner.name]
     sched = np.ones(1)
@@ -222,9 +221,9 @@ def run(learner, X: np.ndarray, y: np.ndarray):
         sched = _schedule(learner, len(y))
         if sched is None:
             return None
-    r = glue.start_run(learner, X, SPEC)
+    r = glue.start_run(learner, X, y, SPEC)
     B = -1 if learner.B is None else int(learner.B)
     draws = learner.rng.integers(B, size=r.T) if variant == RBP else np.zeros(1, np.int64)
-    E = _run_family(r.kc, r.kp, X, yf, variant, B, float(learner.U_exact), float(getattr(learner, "phi_cap", 1.0)),
+    E = _run_family(r.kc, r.kp, r.X, r.y, variant, B, float(learner.U_exact), float(getattr(learner, "phi_cap", 1.0)),
                     sched, draws, r.E, *r.columns)
     return glue.trace(learner, y, r, KINDS, E)
