@@ -53,6 +53,7 @@ bench-scale: $(STAMP)   ## certified PER-T1 / AHP-T4 at T up to 10^4 (issue 14; 
 
 bench: $(STAMP)   ## compiled vs generic learner.run on the Forgetron synthetic set (issue 11), then the older benches
 	$(BLAS1) $(BIN)/python benchmarks/bench_compiled.py
+	$(BLAS1) $(BIN)/python benchmarks/bench_hunt.py
 	$(BIN)/python benchmarks/bench_learners.py
 
 # A blind campaign: every claim id hunted 14 s on each of 2 cores (about 10 minutes), table in campaign/campaign.md.

@@ -24,10 +24,7 @@ KINDS = ("none", "update", "update+halving")
 def _split(E, half):
     """(S_{t,1}, S_{t,2}) as sorted slot arrays: stable order by (|α|, insertion round), first half dropped."""
     n = E.ns[0]
-    o1 = np.argsort(E.born[:n], kind="mergesort")
-    a = np.abs(E.alpha[:n])[o1]
-    order = o1[np.argsort(a, kind="mergesort")]
-    return np.sort(order[:half]), np.sort(order[half:])
+    return core.split_slots(core.order_by(np.abs(E.alpha[:n]), E.born, n), half, n)
 
 
 @njit(**JIT)
@@ -142,17 +139,11 @@ def _run(kc, kp, X, y, B, U, lam, eps, eta, cnorm, c, E, ext, first, scores, kin
 
 
 def run(learner, X: np.ndarray, y: np.ndarray):
-    kc, kp = glue.kernel_args(learner.kernel)
-    T, d = X.shape
-    scores, kinds, sizes, norms = np.empty(T), np.empty(T, np.int16), np.empty(T, np.int64), np.empty(T)
-    learner.reset()
     spec = list(SPEC)
     if isinstance(learner.eps, int):  # the generic Trace types a column by the first value logged
         spec[C_EPS] = ("eps", INT)
+    r = glue.start_run(learner, X, y, spec, cap=learner.B + 1)
     cnorm = learner.c == "norm"
-    ext, first = glue.columns(spec, T)
-    E = core.new_expansion(learner.B + 1, d)
-    E = _run(kc, kp, X, y.astype(float), int(learner.B), float(learner.U), float(learner.lam), float(learner.eps),
-             float(learner.eta), cnorm, 0.0 if cnorm else float(learner.c), E, ext, first, scores, kinds, sizes,
-             norms)
-    return glue.trace(learner, y, scores, kinds, KINDS, sizes, norms, spec, ext, first, E)
+    E = _run(r.kc, r.kp, r.X, r.y, int(learner.B), float(learner.U), float(learner.lam),
+             float(learner.eps), float(learner.eta), cnorm, 0.0 if cnorm else float(learner.c), r.E, *r.columns)
+    return glue.trace(learner, y, r, KINDS, E)

@@ -1,14 +1,14 @@
 """Python side of the compiled path: kernel arguments in, a :class:`learners.trace.Trace` out."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
 from ..expansion import KernelExpansion
 from ..kernels import Gaussian, Kernel, Linear, Polynomial
 from ..trace import Trace
-from .core import GAUSSIAN, LINEAR, POLY, Exp
+from .core import GAUSSIAN, LINEAR, POLY, Exp, new_expansion
 
 FLOAT, INT, BOOL = "f", "i", "b"
 
@@ -27,12 +27,54 @@ def kernel_args(kernel: Kernel) -> "tuple[int, np.ndarray] | None":
     return None
 
 
+class Run(NamedTuple):
+    """What every compiled run starts from: the kernel arguments, the sequence's shape, the core Trace columns
+    (score, kind code, support size and ‖f‖ per round) and the extras (``ext``, ``first``, for ``spec``) that the
+    compiled loop fills, and the empty expansion it starts from. ``X`` and ``y`` are the sequence as C-contiguous
+    float arrays: one layout, so each compiled loop is specialised (and compiled) once."""
+    X: np.ndarray
+    y: np.ndarray
+    kc: int
+    kp: np.ndarray
+    T: int
+    d: int
+    spec: Sequence[tuple[str, str]]
+    ext: np.ndarray
+    first: np.ndarray
+    E: Exp
+    scores: np.ndarray
+    kinds: np.ndarray
+    sizes: np.ndarray
+    norms: np.ndarray
+
+    @property
+    def columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(ext, first, scores, kinds, sizes, norms), the trailing arguments of every compiled loop."""
+        return self.ext, self.first, self.scores, self.kinds, self.sizes, self.norms
+
+
+def start_run(learner: Any, X: np.ndarray, y: np.ndarray, spec: Sequence[tuple[str, str]],
+              cap: "int | None" = None, gram: bool = True) -> Run:
+    """Reset ``learner`` (as a generic run does first) and allocate what a compiled run of it on (X, y) fills: an
+    expansion with room for ``cap`` points (default: the budget B + 1, or 17 as KernelLearner.reset; ``gram=False``:
+    no Gram matrix, see core.new_expansion), the core columns and the extras of ``spec``."""
+    kc, kp = kernel_args(learner.kernel)
+    T, d = X.shape
+    learner.reset()
+    if cap is None:
+        cap = int(learner.params.get("B", 16) or 16) + 1
+    ext, first = columns(spec, T)
+    return Run(np.ascontiguousarray(X, dtype=float), np.ascontiguousarray(y, dtype=float), kc, kp, T, d, spec,
+               ext, first, new_expansion(cap, d, gram), np.empty(T), np.empty(T, np.int16), np.empty(T, np.int64),
+               np.empty(T))
+
+
 def columns(spec: Sequence[tuple[str, str]], T: int) -> tuple[np.ndarray, np.ndarray]:
     """(ext, first) for the extras of ``spec`` [(name, kind)]: rows prefilled with the Trace's defaults
     (NaN for floats, −1 for ints, False for bools)."""
+    fill = np.array([np.nan if kind == FLOAT else (-1.0 if kind == INT else 0.0) for _, kind in spec])
     ext = np.empty((len(spec), T))
-    for c, (_, kind) in enumerate(spec):
-        ext[c] = np.nan if kind == FLOAT else (-1.0 if kind == INT else 0.0)
+    ext[:] = fill[:, None]  # one broadcast: a row at a time cost more than a short run itself
     return ext, np.full(len(spec), -1, dtype=np.int64)
 
 
@@ -65,10 +107,11 @@ def kinds(local: np.ndarray, names: Sequence[str]) -> tuple[np.ndarray, tuple]:
     return table[local], ("none",) + tuple(names[c] for c in present)
 
 
-def trace(learner: Any, y: np.ndarray, scores, local_kinds, kind_names, sizes, norms, spec, ext, first,
-          E: Exp) -> Trace:
-    """Assemble the Trace and leave the learner holding its final hypothesis, as a generic run does."""
-    kind, names = kinds(local_kinds, kind_names)
+def trace(learner: Any, y: np.ndarray, run: Run, kind_names: Sequence[str], E: Exp) -> Trace:
+    """Assemble the Trace of ``run`` (E: the expansion its compiled loop returned) and leave the learner holding
+    its final hypothesis, as a generic run does."""
+    scores, sizes, norms, spec, ext, first = run.scores, run.sizes, run.norms, run.spec, run.ext, run.first
+    kind, names = kinds(run.kinds, kind_names)
     yhat = np.where(scores > 0, 1, np.where(scores < 0, -1, learner.zero_label)).astype(np.int8)
     learner.f = expansion(learner.kernel, E)
     learner.t = len(y)

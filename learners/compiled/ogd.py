@@ -194,21 +194,16 @@ class RemovalLog(Sequence):
 
 
 def run(learner, X: np.ndarray, y: np.ndarray):
-    kc, kp = glue.kernel_args(learner.kernel)
-    T, d = X.shape
-    scores, kinds, sizes, norms = np.empty(T), np.empty(T, np.int16), np.empty(T, np.int64), np.empty(T)
-    learner.reset()
+    r = glue.start_run(learner, X, y, SPEC)
     variant = {"ogd": OGD, "bogd": BOGD, "bogd++": BOGDPP}[learner.name]
     B = int(getattr(learner, "B", 0))
     gamma = float(getattr(learner, "gamma", 1.0))
-    draws = learner.rng.random(T) if variant != OGD else np.zeros(1)
-    L = min(int(getattr(learner, "removal_log_limit", 0)), T) if variant != OGD else 0
+    draws = learner.rng.random(r.T) if variant != OGD else np.zeros(1)
+    L = min(int(getattr(learner, "removal_log_limit", 0)), r.T) if variant != OGD else 0
     rlog = np.empty((L, 4, max(B, 1)))
     rlog_i, rlog_t, nlog = np.empty(L, np.int64), np.empty(L, np.int64), np.zeros(1, np.int64)
-    ext, first = glue.columns(SPEC, T)
-    E = core.new_expansion(int(learner.params.get("B", 16) or 16) + 1, d)
-    E = _run(kc, kp, X, y.astype(float), variant, B, float(learner.lam), float(learner.eta), gamma, draws, E, ext,
-             first, scores, kinds, sizes, norms, rlog, rlog_i, rlog_t, nlog)
+    E = _run(r.kc, r.kp, r.X, r.y, variant, B, float(learner.lam), float(learner.eta), gamma, draws, r.E,
+             *r.columns, rlog, rlog_i, rlog_t, nlog)
     if variant != OGD:
         learner.removal_log = RemovalLog(rlog, rlog_i, rlog_t, int(nlog[0]), float(learner.lam * learner.eta))
-    return glue.trace(learner, y, scores, kinds, KINDS, sizes, norms, SPEC, ext, first, E)
+    return glue.trace(learner, y, r, KINDS, E)

@@ -214,29 +214,19 @@ def _schedule(learner, T: int) -> "np.ndarray | None":
 
 def run(learner, X: np.ndarray, y: np.ndarray):
     """The compiled run of a Perceptron-family learner, or None when this learner instance is not covered."""
-    kc, kp = glue.kernel_args(learner.kernel)
-    T, d = X.shape
-    yf = y.astype(float)
-    scores, kinds, sizes, norms = np.empty(T), np.empty(T, np.int16), np.empty(T, np.int64), np.empty(T)
-    learner.reset()
     if learner.name == "perceptron":
-        spec = SPEC[:1]
-        ext, first = glue.columns(spec, T)
-        E = core.new_expansion(17, d, gram=T <= GRAM_T)
-        E = _run_perceptron(kc, kp, X, yf, E, ext, first, scores, kinds, sizes, norms)
-        return glue.trace(learner, y, scores, kinds, KINDS, sizes, norms, spec, ext, first, E)
+        r = glue.start_run(learner, X, y, SPEC[:1], cap=17, gram=X.shape[0] <= GRAM_T)
+        E = _run_perceptron(r.kc, r.kp, r.X, r.y, r.E, *r.columns)
+        return glue.trace(learner, y, r, KINDS, E)
     variant = VARIANT[learner.name]
     sched = np.ones(1)
     if variant == SCHEDULE:
-        sched = _schedule(learner, T)
+        sched = _schedule(learner, len(y))
         if sched is None:
             return None
+    r = glue.start_run(learner, X, y, SPEC)
     B = -1 if learner.B is None else int(learner.B)
-    U = float(learner.U_exact)
-    phi_cap = float(getattr(learner, "phi_cap", 1.0))
-    draws = learner.rng.integers(B, size=T) if variant == RBP else np.zeros(1, np.int64)
-    ext, first = glue.columns(SPEC, T)
-    E = core.new_expansion(int(learner.params.get("B", 16) or 16) + 1, d)
-    E = _run_family(kc, kp, X, yf, variant, B, U, phi_cap, sched, draws, E, ext, first, scores, kinds, sizes,
-                    norms)
-    return glue.trace(learner, y, scores, kinds, KINDS, sizes, norms, SPEC, ext, first, E)
+    draws = learner.rng.integers(B, size=r.T) if variant == RBP else np.zeros(1, np.int64)
+    E = _run_family(r.kc, r.kp, r.X, r.y, variant, B, float(learner.U_exact), float(getattr(learner, "phi_cap", 1.0)),
+                    sched, draws, r.E, *r.columns)
+    return glue.trace(learner, y, r, KINDS, E)

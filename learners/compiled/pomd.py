@@ -33,7 +33,7 @@ def _halve(E, B, U, ext, first, i):
     """_OptimisticMD._halve: keep the B/2 oldest, add each dropped coefficient to the kept point of largest kernel
     value (first maximum), restrict, rescale to norm U; returns nothing."""
     n = E.ns[0]
-    order = np.argsort(E.born[:n], kind="mergesort")
+    order = core.order_by(E.born[:n].astype(np.float64), E.born, n)
     half = B // 2
     keep, drop = order[:half], order[half:]
     coef = E.alpha[:n].copy()
@@ -176,19 +176,13 @@ def _run(kc, kp, X, y, omdr, B, B0, T, U, D, M, ald_thresh, E, L, ext, first, sc
 
 
 def run(learner, X: np.ndarray, y: np.ndarray):
-    kc, kp = glue.kernel_args(learner.kernel)
-    T, d = X.shape
-    scores, kinds, sizes, norms = np.empty(T), np.empty(T, np.int16), np.empty(T, np.int64), np.empty(T)
-    learner.reset()
+    r = glue.start_run(learner, X, y, SPEC)
     horizon = learner.horizon
     omdr = bool(learner.omdr)
     B = int(learner.B) if omdr else 0
     B0 = int(learner.B0) if omdr else 0
     ald = math.sqrt(learner.D) * horizon ** (-learner.zeta)
-    ext, first = glue.columns(SPEC, T)
-    cap = int(learner.params.get("B", 16) or 16) + 1
-    E = core.new_expansion(cap, d)
-    L = np.empty((cap, cap))
-    E = _run(kc, kp, X, y.astype(float), omdr, B, B0, horizon, float(learner.U), float(learner.D), int(learner.M),
-             ald, E, L, ext, first, scores, kinds, sizes, norms)
-    return glue.trace(learner, y, scores, kinds, KINDS, sizes, norms, SPEC, ext, first, E)
+    cap = r.E.alpha.shape[0]
+    E = _run(r.kc, r.kp, r.X, r.y, omdr, B, B0, horizon, float(learner.U), float(learner.D),
+             int(learner.M), ald, r.E, np.empty((cap, cap)), *r.columns)
+    return glue.trace(learner, y, r, KINDS, E)
