@@ -351,3 +351,46 @@ def test_replay_past_its_time_limit_counts_as_float_only(toys, tmp_path, monkeyp
     assert s.confirmed == 0 and s.float_only == s.replayed == 1  # no second replay after a timeout
     assert used and all(u < 0.2 + 0.15 for u in used)  # each replay was cut at 0.2 CPU seconds
     assert "did not finish within 0.2 CPU seconds" in Witness.load(s.float_only_files[0]).note
+
+
+# The audit of every claim's searchable parameters (issue 10): each is a free variable of the statement (a
+# hypothesis' range, a construction's parameter, a part or reading the claim covers), never a statement constant.
+# A new searchable claim parameter fails test_search_space_never_varies_statement_constants until audited here.
+AUDITED_FREE_CLAIM_PARAMS = {
+    "BUD-LB": {"B"}, "FGT-L6": {"within_U"}, "FGT-TAB": {"reading", "interval", "order"}, "RBP-E": {"gamma", "U"},
+    "ACG-L2": {"l", "xi"}, "AHP-T5": {"U"}, "AHP-T6": {"gamma", "zeta"}, "BOGD-T3": {"reading"},
+    "BOGD-H": {"reading"}, "BOGD-T4": {"part"}, "ALD-T1": {"decay"}, "POM-L3": {"sigma"}, "POM-L4": {"M"},
+    "POM-T2": {"part"}, "OMM-L31": {"p"}, "OMM-L43": {"delta", "eta", "p", "d"}, "OMM-K2": {"delta", "eta"},
+    "OMM-L44": {"phi"}, "OMM-T41": {"phis"}, "OMM-S51": {"mode", "phis", "r", "phi_s"},
+    "OMM-TAB1": {"phi_t", "mode", "r"}, "OMM-TI": {"u"}, "OMM-EX51": {"part", "c", "r"}, "OMM-APPA": {"mode"},
+    "OMM-NUM": {"thetas"},
+}
+# Parts of a printed statement or of its evidence, whoever declares them: thresholds (AHP-T4S's B_min, AHP-TAB3's
+# N_min and T_min), D = sup κ(x, x) of paper 003 (fixed by the kernel), the confidence and seed count of a Monte Carlo
+# interval and the expectation's mode.
+STATEMENT_CONSTANTS = {"B_min", "N_min", "T_min", "D", "confidence", "seeds", "expectation", "max_realisations"}
+
+
+def test_search_space_never_varies_statement_constants():
+    """Over every implemented claim: the searchable claim parameters are exactly the audited free variables, and
+    what SearchSpace.sample draws (claim and learner parameters, every learner of the claim) never includes a
+    statement constant, a parameter declared search=False or an undeclared one."""
+    import bounds
+    from adversaries.spaces import declarations
+    from bounds.registry import implemented
+
+    rng = np.random.default_rng(10)
+    for cid in implemented():
+        calc = bounds.get(cid)
+        own = {p.name for p in (getattr(calc, "PARAMS", None) or ()) if p.search}
+        assert own == AUDITED_FREE_CLAIM_PARAMS.get(cid, set()), cid
+        assert not own & STATEMENT_CONSTANTS, cid
+        space = SearchSpace.for_claim(calc)
+        for _ in range(40):
+            cfg = space.sample(rng)
+            decl = {p.name: p for p in declarations(calc, cfg["learner"])}
+            for name in cfg["params"]:
+                if name in calc.hunt_params:
+                    continue
+                assert name in decl and decl[name].search, (cid, cfg["learner"], name)
+                assert name not in STATEMENT_CONSTANTS, (cid, cfg["learner"], name)
