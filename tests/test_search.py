@@ -219,10 +219,14 @@ def test_space_samples_declared_params_within_range_biased_to_boundary():
     calc = ToyBoundary()
     space = SearchSpace.for_claim(calc)
     rng = np.random.default_rng(0)
+    drawn = [space.sample(rng)["params"] for _ in range(400)]
+    assert 0.65 < sum("c" in p for p in drawn) / 400 < 0.85  # dense half the time, else p_draw = 0.5: 3/4
+    space.p_draw = 1.0
     cs = [space.sample(rng)["params"].get("c", 0.5) for _ in range(400)]
     assert all(0.0 < c <= 1.0 for c in cs)
     at_boundary = sum(c == 1.0 for c in cs) / len(cs)
-    assert 0.35 < at_boundary < 0.65  # p_boundary = 0.5: the only boundary point is drawn half the time
+    # a quarter of the samples put every parameter at a boundary point, the others draw it with p_boundary = 0.5
+    assert abs(at_boundary - (0.25 + 0.75 * 0.5)) < 0.08
     assert len(set(cs)) > 100  # the rest spreads over the range
     fixed = SearchSpace.for_claim(calc, params={"c": 0.25})
     assert all(fixed.sample(rng)["params"]["c"] == 0.25 for _ in range(20))
