@@ -398,8 +398,9 @@ def _witness(prob: Problem, cand: Candidate, engine: str):
                                note=note)
 
 
-class ReplayTimeout(Exception):
-    """The certified replay of one witness ran past REPLAY_SECONDS."""
+class ReplayTimeout(BaseException):
+    """The certified replay of one witness, or one candidate's check, ran past its CPU-time limit (a BaseException,
+    so that a claim's own ``except Exception`` cannot swallow it)."""
 
 
 @contextlib.contextmanager
