@@ -146,6 +146,7 @@ class Problem:
         self.found: list[tuple[Candidate, str]] = []
         self.replay_timeouts = 0
         self.eval_limit = max(EVAL_SECONDS_MIN, EVAL_SHARE * summary.seconds)  # CPU seconds per candidate
+        self.warmed: set = set()  # (learner, kernel family) pairs checked once already: the limit applies to them
         self._last_print = time.monotonic()
 
     def time_left(self) -> float:
@@ -182,9 +183,11 @@ class Problem:
             s.generators[generator] = s.generators.get(generator, 0) + 1
         cand = Candidate(cfg["kernel"], None if X is None else np.asarray(X, float),
                          None if y is None else np.asarray(y, np.int8), cfg["learner"], dict(cfg["params"]))
+        warm = (cand.learner, str(cand.kernel).split(":")[0])  # a first run may compile (numba): never cut short
         try:
-            with _time_limit(self.eval_limit):
+            with _time_limit(self.eval_limit if warm in self.warmed else math.inf):
                 res = self.check(cand)
+            self.warmed.add(warm)
         except ReplayTimeout:  # one slow candidate (a numerical maximisation at a far-out parameter) must not eat
             s.slow += 1  # the hunt's budget: it is dropped and the search moves on
             return None
@@ -411,7 +414,8 @@ def _time_limit(seconds: float):
     import signal
     import threading
 
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+    if not math.isfinite(seconds) or threading.current_thread() is not threading.main_thread() \
+            or not hasattr(signal, "setitimer"):
         yield
         return
 
