@@ -18,7 +18,10 @@ sequence (symbolic, or one that builds its own data) is hunted over its paramete
 
 Every candidate is checked by the claim's own calculator, first with the quick oracle in screen mode
 (bounds.quick: certified dual bounds without cvxpy) and, unless that already certifies "holds", again with the
-full oracle. A candidate outside the claim's hypotheses is discarded and counted; any other exception is counted
+full oracle. One check gets at most max(2 s, 10 % of the hunt) CPU time (the first per learner and kernel family,
+which may compile, none): a slower candidate is dropped and counted under ``slow``. For a claim certified by
+enumerating every realisation of the learner's draws (``max_realisations``), sequences are kept short enough for
+that enumeration (:func:`_max_T`). A candidate outside the claim's hypotheses is discarded and counted; any other exception is counted
 under ``errors`` with the first messages in ``notes``.
 
 Counting (issue 8, "The hunt"): ``tried`` candidates; ``inconclusive`` ones; ``float_violations`` (holds False in
