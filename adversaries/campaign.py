@@ -83,27 +83,41 @@ def all_claims() -> list[str]:
 
 # ----------------------------------------------------------------------------------------------------- progress
 class Progress:
-    """A one-line progress bar on stderr: claims done, elapsed time, confirmed violations so far."""
+    """Progress on stderr: claims done, elapsed time, confirmed violations so far. On a terminal a one-line bar
+    redrawn in place; otherwise (a log file, CI) one line per finished claim and nothing in between."""
 
-    def __init__(self, total: int, enabled: bool = True, width: int = 30):
+    def __init__(self, total: int, enabled: bool = True, width: int = 30, tty: "bool | None" = None):
         self.total, self.enabled, self.width = total, enabled, width
+        self.tty = _isatty(sys.stderr) if tty is None else tty
         self.done, self.confirmed, self.t0 = 0, 0, time.monotonic()
 
     def update(self, row: "dict | None" = None) -> None:
         if row is not None:
             self.done += 1
             self.confirmed += int(row.get("confirmed", 0))
-        if not self.enabled:
+        if not self.enabled or not (self.tty or row is not None):
+            return
+        el = time.monotonic() - self.t0
+        if not self.tty:
+            print(f"[{self.done}/{self.total}] {row['claim']}: {row.get('status', 'ok')}, confirmed "
+                  f"{int(row.get('confirmed', 0))}; {el:.0f} s, confirmed so far {self.confirmed}", file=sys.stderr,
+                  flush=True)
             return
         fill = int(self.width * self.done / max(self.total, 1))
-        el = time.monotonic() - self.t0
         last = f"  last: {row['claim']}" if row else ""
         print(f"\r[{'#' * fill}{'.' * (self.width - fill)}] {self.done}/{self.total} claims, {el:5.0f} s, "
               f"confirmed {self.confirmed}{last:<24}", end="", file=sys.stderr, flush=True)
 
     def close(self) -> None:
-        if self.enabled:
+        if self.enabled and self.tty:
             print(file=sys.stderr)
+
+
+def _isatty(stream) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):  # a replaced or closed stream
+        return False
 
 
 # ------------------------------------------------------------------------------------------------------ engines

@@ -11,7 +11,8 @@ kernel; the Gaussian and normalised polynomial kernels have κ(x, x) = 1 everywh
 ``few``        2 or 3 distinct points repeated: alternations (x₁, x₂, x₁, x₂, ...), blocks, or one point T times;
                labels fixed per point or alternating (the same point with both labels)
 ``lattice``    points of the rational lattice {0, ±½, ±1}^d inside the unit ball, labelled by a lattice hyperplane
-               w ∈ {−1, 0, 1}^d; points with ⟨w, x⟩ = 0 are exact ties and get either label
+               w ∈ {−1, 0, 1}^d; points with ⟨w, x⟩ = 0 are exact ties and get either label; half the time
+               pairs ±x fixing that hyperplane, then one exact tie repeated (the boundary rounds at φ = ρ)
 ``margin``     points exactly on the margin ⟨w, x⟩ = ±γ of a unit w (γ drawn, some at γ = 0), labelled by side
 ``basis``      e₁, ..., e_d (d ≤ 8) with labels of both classes, optionally repeated (the App. A / PER-TIGHT shape)
 ``construction`` a registered non-adaptive sequence (``boundlab sequences``) with its numeric parameters perturbed
@@ -70,13 +71,32 @@ def gen_lattice(rng: np.random.Generator, cfg: dict, max_T: int):
     d = int(rng.integers(1, 4))
     grid = np.array(np.meshgrid(*[HALF] * d)).reshape(d, -1).T
     grid = grid[np.einsum("ij,ij->i", grid, grid) <= 1.0]  # exact: the coordinates are dyadic
+    w = rng.integers(-1, 2, size=d).astype(float)
+    if rng.random() < 0.5 and np.any(w):
+        return _repeated_tie(rng, grid, w, max_T)
     T = _T(rng, min(max_T, 24))
     X = grid[rng.integers(len(grid), size=T)]
-    w = rng.integers(-1, 2, size=d).astype(float)
     s = X @ w
     y = np.where(s > 0, 1, -1).astype(np.int8)
     ties = s == 0
     y[ties] = _labels(rng, int(ties.sum()))
+    return X, y
+
+
+def _repeated_tie(rng: np.random.Generator, grid: np.ndarray, w: np.ndarray, max_T: int):
+    """A prefix of symmetric pairs ±x (⟨w, x⟩ ≠ 0, labelled by side), which a learner fits with the hyperplane
+    ⟨w, ·⟩ = 0 and no bias, then one exact tie (⟨w, x⟩ = 0) repeated with one label: rounds on the boundary, where
+    a strict update test (a_t < ρ γ_t at φ = ρ) and sign(0) = +1 disagree with the non-strict counts."""
+    s = grid @ w
+    off, ties = grid[s > 0], grid[s == 0]
+    k = int(rng.integers(1, min(3, len(off)) + 1))
+    P = off[rng.choice(len(off), size=k, replace=False)]
+    prefix = np.vstack([np.vstack([x, -x]) for x in P])
+    reps = max(1, _T(rng, max(max_T - len(prefix), 1), low=2))
+    tie = ties[int(rng.integers(len(ties)))]
+    label = -1 if rng.random() < 0.7 else 1  # sign(0) = +1: a negative tie is a mistake every time
+    X = np.vstack([prefix, np.tile(tie, (reps, 1))])
+    y = np.r_[np.tile([1, -1], k), np.full(reps, label)].astype(np.int8)
     return X, y
 
 

@@ -18,7 +18,10 @@ sequence (symbolic, or one that builds its own data) is hunted over its paramete
 
 Every candidate is checked by the claim's own calculator, first with the quick oracle in screen mode
 (bounds.quick: certified dual bounds without cvxpy) and, unless that already certifies "holds", again with the
-full oracle. A candidate outside the claim's hypotheses is discarded and counted; any other exception is counted
+full oracle. One check gets at most max(2 s, 10 % of the hunt) CPU time (the first per learner and kernel family,
+which may compile, none): a slower candidate is dropped and counted under ``slow``. For a claim certified by
+enumerating every realisation of the learner's draws (``max_realisations``), sequences are kept short enough for
+that enumeration (:func:`_max_T`). A candidate outside the claim's hypotheses is discarded and counted; any other exception is counted
 under ``errors`` with the first messages in ``notes``.
 
 Counting (issue 8, "The hunt"): ``tried`` candidates; ``inconclusive`` ones; ``float_violations`` (holds False in
@@ -63,6 +66,7 @@ CLOCKS = {"wall": time.monotonic, "cpu": time.process_time}
 _now = time.monotonic  # the clock of the running hunt (hunt(clock=...)); one hunt per process at a time
 FLOAT_ONLY_DIR = "float-only"
 REPLAY_SECONDS = 30.0  # CPU-time limit of one certified replay inside a hunt (a longer one counts as float-only)
+EVAL_SHARE, EVAL_SECONDS_MIN = 0.1, 2.0  # one candidate's check gets at most max(2 s, 10 % of the hunt) CPU time
 SCREEN_ITERS = 25  # dual-ascent iterations per oracle solve when screening (loose but certified bounds)
 
 
@@ -90,6 +94,7 @@ class HuntSummary:
     engines: dict = field(default_factory=dict)
     generators: dict = field(default_factory=dict)
     screened: int = 0
+    slow: int = 0  # candidates dropped because their check ran past Problem.eval_limit
     wall_seconds: float = 0.0
     best: dict = field(default_factory=dict)
     notes: list = field(default_factory=list)
@@ -143,10 +148,16 @@ class Problem:
         self.best: Candidate | None = None
         self.found: list[tuple[Candidate, str]] = []
         self.replay_timeouts = 0
+        self.eval_limit = max(EVAL_SECONDS_MIN, EVAL_SHARE * summary.seconds)  # CPU seconds per candidate
+        self.warmed: set = set()  # (learner, kernel family) pairs checked once already: the limit applies to them
         self._last_print = time.monotonic()
 
     def time_left(self) -> float:
         return self.deadline - _now()
+
+    def max_T(self, params: dict) -> int:
+        """The longest sequence to draw under ``params`` (:func:`_max_T`, with the claim's realisation limit)."""
+        return _max_T(params, self.calc.claim_params.get("max_realisations"))
 
     def check(self, cand: Candidate, comparator: Any = None):
         """The claim's verdict on a candidate: screened by the quick oracle first (see the module docstring)."""
@@ -175,8 +186,14 @@ class Problem:
             s.generators[generator] = s.generators.get(generator, 0) + 1
         cand = Candidate(cfg["kernel"], None if X is None else np.asarray(X, float),
                          None if y is None else np.asarray(y, np.int8), cfg["learner"], dict(cfg["params"]))
+        warm = (cand.learner, str(cand.kernel).split(":")[0])  # a first run may compile (numba): never cut short
         try:
-            res = self.check(cand)
+            with _time_limit(self.eval_limit if warm in self.warmed else math.inf):
+                res = self.check(cand)
+            self.warmed.add(warm)
+        except ReplayTimeout:  # one slow candidate (a numerical maximisation at a far-out parameter) must not eat
+            s.slow += 1  # the hunt's budget: it is dropped and the search moves on
+            return None
         except (PreconditionError, SequenceError):
             s.discarded += 1
             return None
@@ -387,18 +404,21 @@ def _witness(prob: Problem, cand: Candidate, engine: str):
                                note=note)
 
 
-class ReplayTimeout(Exception):
-    """The certified replay of one witness ran past REPLAY_SECONDS."""
+class ReplayTimeout(BaseException):
+    """The certified replay of one witness, or one candidate's check, ran past its CPU-time limit (a BaseException,
+    so that a claim's own ``except Exception`` cannot swallow it)."""
 
 
 @contextlib.contextmanager
 def _time_limit(seconds: float):
     """Raise ReplayTimeout in the block after ``seconds`` of CPU time of this process (SIGPROF, so that a loaded,
-    shared machine does not cut a replay short; main thread only, elsewhere the block runs unlimited)."""
+    shared machine does not cut a replay or a candidate's check short; main thread only, elsewhere the block runs
+    unlimited)."""
     import signal
     import threading
 
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+    if not math.isfinite(seconds) or threading.current_thread() is not threading.main_thread() \
+            or not hasattr(signal, "setitimer"):
         yield
         return
 
@@ -438,9 +458,18 @@ def certify_and_write(prob: Problem, cand: Candidate, engine: str, out_dir: Path
 
 
 # ----------------------------------------------------------------------------------------------------- engine 1
-def _max_T(params: dict) -> int:
+def _max_T(params: dict, realisations: "int | None" = None) -> int:
+    """The longest sequence drawn: 40, or 4B for a budget B (at most MAX_T_CAP). For a claim whose certified replay
+    enumerates every realisation of the learner's draws (at most ``realisations`` of them), at most
+    B + ⌊log_B realisations⌋ rounds: a budgeted learner draws among at most B indices once per round past its
+    budget, so longer candidates could never be certified and only cost time."""
     B = params.get("B")
-    return int(min(MAX_T_CAP, max(40, 4 * int(B)))) if isinstance(B, (int, float)) and math.isfinite(B) else 40
+    if not (isinstance(B, (int, float)) and math.isfinite(B)):
+        return 40
+    T = int(min(MAX_T_CAP, max(40, 4 * int(B))))
+    if realisations and B >= 2:
+        T = min(T, int(B) + int(math.log(realisations) / math.log(B) + 1e-9))
+    return T
 
 
 def _weights(prob: Problem) -> dict[str, float]:
@@ -464,7 +493,7 @@ def run_structured(prob: Problem, seconds: float, rng: np.random.Generator) -> N
             continue
         gen = str(rng.choice(names, p=p))
         try:
-            X, y = generate(gen, rng, cfg, _max_T(cfg["params"]))
+            X, y = generate(gen, rng, cfg, prob.max_T(cfg["params"]))
         except (ValueError, SequenceError) as exc:  # a construction refusing its perturbed parameters
             prob.summary.discarded += 1
             if len(prob.summary.notes) < 5:
@@ -489,7 +518,7 @@ def run_hypothesis(prob: Problem, seconds: float, seed: int) -> None:
     stop = _now() + seconds
     cfg = prob.default_cfg
     one = prob.space.kernels[0] if len(prob.space.kernels) == 1 else None
-    strategy = kernel_and_sequence(kernel=one, min_T=1, max_T=_max_T(cfg["params"]))
+    strategy = kernel_and_sequence(kernel=one, min_T=1, max_T=prob.max_T(cfg["params"]))
     k = 0
     while _now() < stop:
         done0, t0 = prob.summary.engines.get("hypothesis", 0), _now()
@@ -570,7 +599,7 @@ def run_local(prob: Problem, reserve: float, rng: np.random.Generator, patience:
             else:
                 cfg = prob.space.sample(rng)
                 X, y = (None, None) if not prob.calc.needs_sequence else \
-                    _random_candidate(rng, cfg["kernel"], _max_T(cfg["params"]))
+                    _random_candidate(rng, cfg["kernel"], prob.max_T(cfg["params"]))
                 cur = prob.evaluate(cfg, X, y, "local")
             stale, step = 0, 0.3
             continue
@@ -579,7 +608,7 @@ def run_local(prob: Problem, reserve: float, rng: np.random.Generator, patience:
         if not prob.calc.needs_sequence or rng.random() < 0.1:
             cfg = _move_config(prob, rng, cur)
         else:
-            X, y = perturb(rng, cur.kernel, cur.X, cur.y, step, _max_T(cur.params))
+            X, y = perturb(rng, cur.kernel, cur.X, cur.y, step, prob.max_T(cur.params))
         new = prob.evaluate(cfg, X, y, "local")
         if new is not None and new.gap >= cur.gap:
             stale = 0 if new.gap > cur.gap else stale + 1

@@ -104,6 +104,7 @@ class SearchSpace:
     kernels: tuple
     fixed: dict = field(default_factory=dict)  # user-given parameters: never sampled
     p_boundary: float = 0.5
+    p_draw: float = 0.5  # in a sparse sample, each searchable parameter is drawn with this probability
 
     @classmethod
     def for_claim(cls, calc, learner: "str | None" = None, kernel: "str | None" = None,
@@ -124,12 +125,18 @@ class SearchSpace:
                 "params": {**self.calc.hunt_params, **self.fixed}}
 
     def sample(self, rng: np.random.Generator) -> dict:
-        """A configuration with the learner, the kernel and every searchable parameter drawn."""
+        """A configuration with the learner and the kernel drawn; a quarter of the time every searchable parameter at
+        one of its boundary points (joint boundaries: δ = η = 0), a quarter of the time every one drawn (a boundary
+        point with probability ``p_boundary``), otherwise each with probability ``p_draw`` (else its default): a
+        violation often needs one or two parameters at special values, and the defaults are often the cheap case
+        (p = 2's closed forms), so sparse draws reach more candidates in the same time."""
         learner = self.learners[int(rng.integers(len(self.learners)))]
         kernel = self.kernels[int(rng.integers(len(self.kernels)))]
         base = {**self.calc.hunt_params, **self.fixed}
-        decls = [p for p in declarations(self.calc, learner) if p.search and p.name not in base]
-        drawn = sample_params(decls, rng, base, self.p_boundary)
+        mode = rng.random()  # < ¼: every parameter at a boundary point; < ½: every one drawn; else sparse
+        decls = [p for p in declarations(self.calc, learner) if p.search and p.name not in base
+                 and (mode < 0.5 or rng.random() < self.p_draw)]
+        drawn = sample_params(decls, rng, base, 1.0 if mode < 0.25 else self.p_boundary)
         keep = {k: v for k, v in drawn.items() if k in base or _differs(v, _default_of(decls, k))}
         return {"learner": learner, "kernel": kernel, "params": keep}
 

@@ -341,8 +341,12 @@ class AhpatronTable3(Claim):
 
     id = "AHP-TAB3"
     learners = ("ahpatron",)
-    PARAMS = (P.Param("N_min", "int", 100, low=0, high=10**9, doc="the |N_T| the table reports at least"),
-              P.Param("T_min", "int", 1000, low=1, high=10**9, doc="the shortest sequence the table is about"))
+    # N_min and T_min are the statement's reading of "≫ 1" (part of the statement, not a range): a hunt drawing
+    # them would check a different statement (a false alarm), so the search keeps them
+    PARAMS = (P.Param("N_min", "int", 100, low=0, high=10**9, doc="the |N_T| the table reports at least",
+                      search=False),
+              P.Param("T_min", "int", 1000, low=1, high=10**9, doc="the shortest sequence the table is about",
+                      search=False))
     hunt_params = {"preset": "experiments"}
 
     def preconditions(self, ctx):

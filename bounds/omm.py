@@ -205,7 +205,19 @@ ETA = P.Param("eta", "float", 0.25, low=-1e6, high=1e6, doc="η of κ∘(δ, η)
 MODE = P.Param("mode", "str", "run", choices=("run", "symbolic"), doc="check on the run, or the algebra (sympy)")
 PHIS = P.Param("phis", "floats", None, high=1.0, high_open=True, none_ok=True,
                doc="the φ ≤ ρ to check (none: a grid up to ρ)", boundary=([0.0], [0.5]))
-R_PARAM = P.positive("r", 1.0, "r > 0 of the symbolic mode", boundary=(1.0, 2**0.5, 0.5))
+def _r_regimes(others: dict) -> list:
+    """Boundary points of r: 1, √2, ½ and, given φ (``phi_s`` or ``phi_t``, declared before r), the regime edges of
+    the §5.1 display and of κ's closed form, r = 1 − φ, √2(1 − φ) (q = r/(1 − φ) = 1, √2) and r = √(2(1 − φ))
+    (η = δ²), with the midpoints between consecutive edges (a point strictly inside each regime)."""
+    pts = [1.0, 2**0.5, 0.5]
+    phi = others.get("phi_s", others.get("phi_t"))
+    if isinstance(phi, (int, float)) and phi < 1:
+        edges = sorted({1.0 - phi, 2**0.5 * (1.0 - phi), (2.0 * (1.0 - phi)) ** 0.5})
+        pts += edges + [(a + b) / 2 for a, b in zip(edges, edges[1:])]
+    return pts
+
+
+R_PARAM = P.positive("r", 1.0, "r > 0 of the symbolic mode", boundary=_r_regimes)
 
 
 def phi_grid(rho: float, n: int = 21) -> list[float]:
@@ -666,8 +678,8 @@ class Section51(Claim):
     learners = OMM
     needs_sequence = True  # the symbolic mode ignores the sequence (its witness carries a dummy one)
     unit_kernel = False
-    PARAMS = (MODE, PHIS, R_PARAM, P.Param("phi_s", "float", 0.0, high=1.0, high_open=True,
-                                          doc="φ < 1 of the symbolic mode", boundary=(0.0, 0.5)))
+    PARAMS = (MODE, PHIS, P.Param("phi_s", "float", 0.0, high=1.0, high_open=True,
+                                  doc="φ < 1 of the symbolic mode", boundary=(0.0, 0.5)), R_PARAM)  # φ before r
 
     def preconditions(self, ctx):
         if ctx.claim_params["mode"] == "run":

@@ -147,16 +147,32 @@ class HingeOracle:
         self.y = np.asarray(y, float)
         with nm.float64():
             self.K = self.kernel.matrix(self.X, self.X)
-        lam, V = np.linalg.eigh(self.K)
-        keep = lam > self.EIG_RTOL * max(lam.max(), 1e-300)
-        self._sqrt_lam = np.sqrt(lam[keep])
-        self._V = V[:, keep]
-        self.R = (self._V * self._sqrt_lam).T  # K ≈ RᵀR on the retained eigenspace
         self._YKY = self.K * np.outer(self.y, self.y)
         self._cache: dict = {}
         self._minloss_radii: set = set()  # the radii of the float64 min-loss solves (certified branch and bound)
 
     # ------------------------------------------------------------------ pieces
+    # The eigendecomposition of K (O(T³)) is computed only when a solve needs it (cvxpy's factor R, a comparator
+    # from eigen-coordinates): the quick dual ascent (bounds.quick) needs K alone, so a screened candidate skips it.
+    @cached_property
+    def _eig(self) -> tuple[np.ndarray, np.ndarray]:
+        lam, V = np.linalg.eigh(self.K)
+        keep = lam > self.EIG_RTOL * max(lam.max(), 1e-300) if lam.size else lam > 0
+        return np.sqrt(lam[keep]), V[:, keep]
+
+    @property
+    def _sqrt_lam(self) -> np.ndarray:
+        return self._eig[0]
+
+    @property
+    def _V(self) -> np.ndarray:
+        return self._eig[1]
+
+    @cached_property
+    def R(self) -> np.ndarray:
+        """K ≈ RᵀR on the retained eigenspace."""
+        return (self._V * self._sqrt_lam).T
+
     @cached_property
     def Kb(self) -> np.ndarray:
         """The Gram matrix in ball arithmetic (certified mode only)."""

@@ -300,7 +300,7 @@ class Lemma4(Claim):
     id = "POM-L4"
     learners = ()
     PARAMS = (P.Param("M", "int", 15, low=1, high=10_000, doc="window M", boundary=(1, 15)),
-              P.positive("D", 1.0, "D = sup κ(x, x)", boundary=(1.0,)))
+              P.positive("D", 1.0, "D = sup κ(x, x)", boundary=(1.0,), search=False))  # fixed by the kernel
 
     def evaluate(self, ctx):
         M, D = int(ctx.claim_params["M"]), ctx.claim_params["D"]

@@ -65,6 +65,27 @@ def _upper(oracle: HingeOracle, d: _Dual, c_L: float, c_s: float, U: float) -> t
     return c_L * comp.loss + c_s * norm * norm, comp
 
 
+def _lmax(oracle: HingeOracle, iters: int = 30) -> float:
+    """λ_max(K), the scale of the first step: exact when the oracle already has K's eigendecomposition, otherwise a
+    power-iteration estimate (O(T²) per step instead of eigh's O(T³)). Only the step size depends on it (the
+    ascent backtracks whenever a step overshoots), never the certified bounds."""
+    if "_eig" in oracle.__dict__:
+        s = oracle._sqrt_lam
+        return float(s.max() ** 2) if s.size else 0.0
+    K = oracle.K
+    if K.size == 0 or not np.any(K):
+        return 0.0
+    v = np.random.default_rng(0).uniform(0.5, 1.0, size=len(K))  # positive start: not orthogonal to the top
+    lam = 0.0
+    for _ in range(iters):  # eigenvector of a PSD matrix
+        w = K @ v
+        nrm = float(np.linalg.norm(w))
+        if nrm == 0.0:
+            return 0.0
+        lam, v = nrm / float(np.linalg.norm(v)), w / nrm
+    return lam
+
+
 def quick_solve(oracle: HingeOracle, c_L: float, c_s: float, U: float, iters: int = 400,
                 rtol: float = RTOL, start: "np.ndarray | None" = None) -> tuple[OracleResult, bool]:
     """Accelerated projected dual ascent on g over [0, c_L]^T from ``start`` (a warm start; default c_L/2 in every
@@ -80,7 +101,7 @@ def quick_solve(oracle: HingeOracle, c_L: float, c_s: float, U: float, iters: in
     if T == 0 or c_L == 0:
         return OracleResult(best_val, min(best_val, 0.0), best_comp, "quick (trivial)",
                             multipliers=np.full(T, float(c_L))), True
-    lmax = float(oracle._sqrt_lam.max() ** 2) if oracle._sqrt_lam.size else 0.0
+    lmax = _lmax(oracle)
     a0 = np.full(T, 0.5 * c_L) if start is None or len(start) != T else np.clip(start, 0.0, c_L)
     cur = best = _Dual(oracle, a0, c_s, U)
     prev_a, t_mom = a0, 1.0
@@ -123,7 +144,7 @@ def quick_oracle(mode: str = "exact", iters: int = 400):
     stats = {"quick": 0, "converged": 0, "cvxpy": 0}
 
     def solve(self, c_L, c_s, U):
-        if U == 0 or self.R.shape[0] == 0:
+        if U == 0 or not np.any(self.K):  # K = 0: no retained eigenspace (R is empty), cvxpy's trivial case
             return original(self, c_L, c_s, U)
         res, ok = quick_solve(self, c_L, c_s, U, iters=iters, start=getattr(self, "quick_start", None))
         stats["quick"] += 1

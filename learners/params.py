@@ -238,11 +238,16 @@ class Param:
         return self.default
 
     def _draw(self, rng) -> "int | float":
+        """A value across the range: uniform over a narrow range; over a wide one (ends more than 100 apart in
+        ratio, or reaching 0) log-uniform magnitudes down to 10⁻³ with either admissible sign, so that values of
+        order 1, where the statements change regime, are as likely as huge ones."""
         lo = self.low if self.low is not None else -10.0
         hi = self.high if self.high is not None and math.isfinite(self.high) else max(lo, 1.0) * 1000.0
         for _ in range(50):
             if lo > 0 and hi / lo > 100:
                 v = math.exp(rng.uniform(math.log(lo), math.log(hi)))
+            elif lo <= 0 < hi and max(-lo, hi) > 100 and rng.random() < 0.8:
+                v = _log_magnitude(rng, lo, hi)
             else:
                 v = rng.uniform(lo, hi)
             if self.kind == "int":
@@ -251,6 +256,14 @@ class Param:
             if self.in_range(v):
                 return v
         return self.default
+
+
+def _log_magnitude(rng, lo: float, hi: float, tiny: float = 1e-3) -> float:
+    """A sign admissible in [lo, hi] (lo ≤ 0 < hi) and a log-uniform magnitude in [tiny, that side's end]."""
+    side = hi if lo >= 0 or rng.random() < 0.5 or -lo < tiny else lo
+    top = abs(side)
+    mag = math.exp(rng.uniform(math.log(tiny), math.log(top))) if top > tiny else top
+    return math.copysign(mag, side)
 
 
 def _parse_list(t: str) -> Any:

@@ -63,3 +63,28 @@ def test_cli_campaign(tmp_path):
     r = subprocess.run([sys.executable, "-m", "bounds.cli", "campaign", "NOPE-9", "--seconds", "1",
                         "--out", str(tmp_path)], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "NOPE-9" in r.stderr
+
+
+def test_progress_without_a_terminal_prints_one_line_per_claim(capsys):
+    """Not a TTY (a log file, CI): no redraws, one line per finished claim; on a TTY the bar is redrawn in place."""
+    from adversaries.campaign import Progress
+
+    bar = Progress(2, tty=False)
+    for _ in range(5):
+        bar.update()  # the pool's 0.2 s ticks
+    bar.update({"claim": "OMM-K2", "status": "ok", "confirmed": 2})
+    bar.update()
+    bar.update({"claim": "PER-T1", "status": "ok", "confirmed": 0})
+    bar.close()
+    err = capsys.readouterr().err
+    lines = err.splitlines()
+    assert "\r" not in err and len(lines) == 2
+    assert lines[0].startswith("[1/2] OMM-K2: ok, confirmed 2;") and lines[0].endswith("confirmed so far 2")
+    assert lines[1].startswith("[2/2] PER-T1: ok, confirmed 0;") and lines[1].endswith("confirmed so far 2")
+    tty = Progress(2, tty=True)
+    tty.update()
+    tty.update({"claim": "OMM-K2", "confirmed": 1})
+    tty.close()
+    err = capsys.readouterr().err
+    assert err.count("\r") == 2 and "1/2 claims" in err and err.endswith("\n")
+    assert Progress(2).tty is False  # pytest's captured stderr is no terminal

@@ -407,7 +407,8 @@ def test_learners_and_params_commands_list_defaults_and_ranges(capsys):
     code, out, _ = run(capsys, "params", "OMM-S51")
     assert code == 0 and "mode = 'run': one of run, symbolic" in out and "rho = 1.0" in out
     code, out, _ = run(capsys, "params", "OMM-S51", "--json")
-    assert [p["name"] for p in json.loads(out)["claim_params"]] == ["mode", "phis", "r", "phi_s"]
+    # phi_s is declared before r: r's boundary points (the regime edges) depend on φ
+    assert [p["name"] for p in json.loads(out)["claim_params"]] == ["mode", "phis", "phi_s", "r"]
     refused(capsys, "params", "NOPE", match="unknown claim id")
 
 

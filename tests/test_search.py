@@ -219,10 +219,14 @@ def test_space_samples_declared_params_within_range_biased_to_boundary():
     calc = ToyBoundary()
     space = SearchSpace.for_claim(calc)
     rng = np.random.default_rng(0)
+    drawn = [space.sample(rng)["params"] for _ in range(400)]
+    assert 0.65 < sum("c" in p for p in drawn) / 400 < 0.85  # dense half the time, else p_draw = 0.5: 3/4
+    space.p_draw = 1.0
     cs = [space.sample(rng)["params"].get("c", 0.5) for _ in range(400)]
     assert all(0.0 < c <= 1.0 for c in cs)
     at_boundary = sum(c == 1.0 for c in cs) / len(cs)
-    assert 0.35 < at_boundary < 0.65  # p_boundary = 0.5: the only boundary point is drawn half the time
+    # a quarter of the samples put every parameter at a boundary point, the others draw it with p_boundary = 0.5
+    assert abs(at_boundary - (0.25 + 0.75 * 0.5)) < 0.08
     assert len(set(cs)) > 100  # the rest spreads over the range
     fixed = SearchSpace.for_claim(calc, params={"c": 0.25})
     assert all(fixed.sample(rng)["params"]["c"] == 0.25 for _ in range(20))
@@ -351,3 +355,128 @@ def test_replay_past_its_time_limit_counts_as_float_only(toys, tmp_path, monkeyp
     assert s.confirmed == 0 and s.float_only == s.replayed == 1  # no second replay after a timeout
     assert used and all(u < 0.2 + 0.15 for u in used)  # each replay was cut at 0.2 CPU seconds
     assert "did not finish within 0.2 CPU seconds" in Witness.load(s.float_only_files[0]).note
+
+
+# The audit of every claim's searchable parameters (issue 10): each is a free variable of the statement (a
+# hypothesis' range, a construction's parameter, a part or reading the claim covers), never a statement constant.
+# A new searchable claim parameter fails test_search_space_never_varies_statement_constants until audited here.
+AUDITED_FREE_CLAIM_PARAMS = {
+    "BUD-LB": {"B"}, "FGT-L6": {"within_U"}, "FGT-TAB": {"reading", "interval", "order"}, "RBP-E": {"gamma", "U"},
+    "ACG-L2": {"l", "xi"}, "AHP-T5": {"U"}, "AHP-T6": {"gamma", "zeta"}, "BOGD-T3": {"reading"},
+    "BOGD-H": {"reading"}, "BOGD-T4": {"part"}, "ALD-T1": {"decay"}, "POM-L3": {"sigma"}, "POM-L4": {"M"},
+    "POM-T2": {"part"}, "OMM-L31": {"p"}, "OMM-L43": {"delta", "eta", "p", "d"}, "OMM-K2": {"delta", "eta"},
+    "OMM-L44": {"phi"}, "OMM-T41": {"phis"}, "OMM-S51": {"mode", "phis", "r", "phi_s"},
+    "OMM-TAB1": {"phi_t", "mode", "r"}, "OMM-TI": {"u"}, "OMM-EX51": {"part", "c", "r"}, "OMM-APPA": {"mode"},
+    "OMM-NUM": {"thetas"},
+}
+# Parts of a printed statement or of its evidence, whoever declares them: thresholds (AHP-T4S's B_min, AHP-TAB3's
+# N_min and T_min), D = sup κ(x, x) of paper 003 (fixed by the kernel), the confidence and seed count of a Monte Carlo
+# interval and the expectation's mode.
+STATEMENT_CONSTANTS = {"B_min", "N_min", "T_min", "D", "confidence", "seeds", "expectation", "max_realisations"}
+
+
+def test_search_space_never_varies_statement_constants():
+    """Over every implemented claim: the searchable claim parameters are exactly the audited free variables, and
+    what SearchSpace.sample draws (claim and learner parameters, every learner of the claim) never includes a
+    statement constant, a parameter declared search=False or an undeclared one."""
+    import bounds
+    from adversaries.spaces import declarations
+    from bounds.registry import implemented
+
+    rng = np.random.default_rng(10)
+    for cid in implemented():
+        calc = bounds.get(cid)
+        own = {p.name for p in (getattr(calc, "PARAMS", None) or ()) if p.search}
+        assert own == AUDITED_FREE_CLAIM_PARAMS.get(cid, set()), cid
+        assert not own & STATEMENT_CONSTANTS, cid
+        space = SearchSpace.for_claim(calc)
+        for _ in range(40):
+            cfg = space.sample(rng)
+            decl = {p.name: p for p in declarations(calc, cfg["learner"])}
+            for name in cfg["params"]:
+                if name in calc.hunt_params:
+                    continue
+                assert name in decl and decl[name].search, (cid, cfg["learner"], name)
+                assert name not in STATEMENT_CONSTANTS, (cid, cfg["learner"], name)
+
+
+# ------------------------------------------------------------------------------------- what makes misses findable
+def test_wide_ranges_draw_values_of_order_one():
+    """Over a wide range (OMM's δ ∈ [−10⁶, 10⁶], r ∈ (0, ∞)) most draws are log-uniform magnitudes in [10⁻³, end]
+    with either sign, so values near 1 (where the statements change regime) are common, not one in 10⁶."""
+    rng = np.random.default_rng(4)
+    wide = Param("delta", "float", 0.5, low=-1e6, high=1e6)
+    v = np.array([wide._draw(rng) for _ in range(4000)])
+    small = np.mean(np.abs(v) < 1.0)  # 0.8 · (3/9) log-uniform over 9 decades + 0.2 · 10⁻⁶ uniform
+    assert abs(small - 0.8 * 3 / 9) < 0.04 and 0.45 < np.mean(v < 0) < 0.55 and np.all(np.abs(v) <= 1e6)
+    pos = Param("r", "float", 1.0, low=0.0, low_open=True)
+    r = np.array([pos._draw(rng) for _ in range(4000)])
+    assert np.all(r > 0) and abs(np.mean(r < 1.0) - (0.8 * 0.5 + 0.2 * 0.001)) < 0.04  # up to 1000: 6 decades
+
+
+def test_r_boundary_points_cover_each_s51_regime():
+    """Given φ, r's boundary points include the regime edges r = 1 − φ, √2(1 − φ), √(2(1 − φ)) and a point strictly
+    between the last two, where the §5.1 display's case (q = r/(1 − φ) ≥ √2) and κ's closed form (r² < 2(1 − φ))
+    disagree: OMM-S51's erratum region."""
+    from bounds.omm import R_PARAM
+
+    for phi in (0.0, 0.5, 0.9):
+        pts = R_PARAM.boundary_points({"phi_s": phi})
+        lo, hi = 2**0.5 * (1 - phi), (2 * (1 - phi)) ** 0.5
+        assert any(abs(p - (1 - phi)) < 1e-15 for p in pts) and any(abs(p - lo) < 1e-15 for p in pts)
+        inside = [p for p in pts if lo < p < hi]
+        assert bool(inside) == (phi > 0)  # the region is empty at φ = 0
+        for p in inside:
+            assert p / (1 - phi) >= 2**0.5 and p * p < 2 * (1 - phi)
+    assert R_PARAM.boundary_points({}) == [1.0, 2**0.5, 0.5]
+
+
+def test_lattice_generator_repeats_an_exact_tie_after_pairs():
+    rng = np.random.default_rng(5)
+    cfg = {"learner": None, "kernel": "linear", "params": {}}
+    seen = 0
+    for _ in range(60):
+        X, y = generate("lattice", rng, cfg, 30)
+        k = 0
+        while 2 * k + 1 < len(y) and np.array_equal(X[2 * k], -X[2 * k + 1]) and np.any(X[2 * k]) \
+                and (y[2 * k], y[2 * k + 1]) == (1, -1):
+            k += 1
+        tail = X[2 * k:]
+        if k and len(tail) >= 2 and np.all(tail == tail[0]) and len(set(y[2 * k:].tolist())) == 1:
+            seen += 1  # the tie variant: on every lattice hyperplane through 0 that separates the pairs...
+            assert all(np.any(X[2 * j] != 0) for j in range(k))
+    assert seen >= 15  # half the draws with a non-zero w (19 of 27 w, so about a third of all draws)
+
+
+def test_realisation_limit_bounds_the_sequence_length():
+    """A claim certified by enumerating realisations (≤ 512) gets sequences with at most B + ⌊log_B 512⌋ rounds,
+    so B^(T − B) ≤ 512: every candidate can be certified."""
+    for B in (2, 3, 5, 8, 83):
+        T = search._max_T({"B": B}, 512)
+        assert B ** (T - B) <= 512 < B ** (T - B + 1) or T == search._max_T({"B": B})
+    assert search._max_T({"B": 2}, 512) == 11 and search._max_T({"B": 2}) == 40 and search._max_T({}, 512) == 40
+
+
+class ToySlow(ToyConst):
+    """M ≤ 3 again, but the check burns CPU first on sequences longer than 2 rounds."""
+
+    id = "TOY-SLOW"
+
+    def evaluate(self, ctx: Context):
+        if ctx.T > 2:
+            t0 = __import__("time").process_time()
+            while __import__("time").process_time() - t0 < 1.0:
+                pass
+        return super().evaluate(ctx)
+
+
+def test_a_slow_candidate_is_dropped_not_waited_for(monkeypatch, tmp_path):
+    registry._load_all()
+    monkeypatch.setitem(BY_ID, ToySlow.id, CatalogEntry(ToySlow.id, "test", "D", "toy", "test"))
+    monkeypatch.setitem(registry._CLAIMS, ToySlow.id, ToySlow())
+    monkeypatch.setattr(search, "EVAL_SECONDS_MIN", 0.1)
+    monkeypatch.setattr(search, "EVAL_SHARE", 0.0)
+    s = search.hunt("TOY-SLOW", seconds=4, out_dir=tmp_path, seed=0, kernel="linear", clock="cpu",
+                    engines=("structured",))
+    assert s.slow >= 10  # each slow candidate cost 0.1 s of the 3.2 s search (the first one, unlimited, 1 s)
+    assert s.confirmed == 0  # every violating sequence (more than 3 mistakes) is longer than 2 rounds: dropped
