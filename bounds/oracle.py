@@ -394,7 +394,7 @@ def against_comparators(ctx, lhs: float, rhs_of: Callable[[float, float], float]
     about that f only). Returns (rhs, rhs_lower, comparator description).
     """
     comp = ctx.comparator
-    if (comp is None or comp == "oracle") and ctx.T > _scale().SCALE_T:
+    if (comp is None or comp == "oracle") and len(ctx.y) > _scale().SCALE_T:
         return _scale().against_comparators(ctx, lhs, rhs_of, U, quadratic, s_increasing)
     if comp is None or comp == "oracle":
         oracle = HingeOracle(ctx.X, ctx.y, ctx.kernel)

@@ -148,6 +148,11 @@ def test_perturb_keeps_sequences_valid():
 
 
 def test_hypothesis_engine_alone_finds_violation_within_budget(toys, tmp_path):
+    import learners
+
+    # numba compiles the Perceptron's loop once per fresh cache (seconds of CPU on a cold CI clone): done before the
+    # timed hunt, whose own budget is what this test measures
+    learners.make("perceptron").run(np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1, -1]))
     s = search.hunt("TOY-CONST", seconds=3, out_dir=tmp_path, seed=4, engines=("hypothesis",),
                     clock="cpu")  # CPU seconds: the budget holds on a loaded machine too
     assert s.engines.get("hypothesis", 0) > 0 and "local" not in s.engines
