@@ -325,3 +325,21 @@ FGT_TAB_TWENTY_SETS = {"shuffled std 5%": 9.664, "shuffled std 10%": 17.966,
                        "shuffled variance 5%": 11.059, "shuffled variance 10%": 19.163,
                        "unshuffled std 5%": 9.634, "unshuffled std 10%": 17.907,
                        "unshuffled variance 5%": 9.624, "unshuffled variance 10%": 17.911}
+
+
+def test_into_unit_ball_is_exact_for_the_stored_floats():
+    """Rows rescaled onto the sphere by a float division have ‖x‖² = 1 ± 2⁻⁵² in exact arithmetic; a certified
+    κ(x, x) ≤ 1 refuses those above. into_unit_ball leaves every row with exact ‖x‖² ≤ 1 (rationals), moves a row
+    by at most a relative 2⁻⁴⁰ beyond the plain rescaling, and keeps rows already exactly on the sphere."""
+    from fractions import Fraction
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(400, 4)) * rng.choice([1.0, 1e3, 1.0 - 1e-17], size=(400, 1))
+    plain = X / np.maximum(np.linalg.norm(X, axis=1, keepdims=True), 1.0)
+    over = [i for i in range(len(plain)) if sum(Fraction(v) ** 2 for v in plain[i]) > 1]
+    assert over  # the plain float rescaling does leave rows just outside the ball
+    Y = S.into_unit_ball(X)
+    assert all(sum(Fraction(v) ** 2 for v in row) <= 1 for row in Y)
+    assert np.allclose(Y, plain, rtol=2.0**-39, atol=0)
+    exact = np.array([[1.0, 0, 0, 0], [0.5, -0.5, 0.5, 0.5], [0.6, 0.8, 0, 0]])
+    assert np.array_equal(S.into_unit_ball(exact)[:2], exact[:2])
