@@ -1,7 +1,7 @@
 """A real data set for paper 004 §6 (Tables 2-4), with the App. B.1 preprocessing and App. B.2 transformations.
 
-Data. The paper's Adult set cannot be downloaded here, and scikit-learn (whose bundled sets would do) is not
-installed. We use Fisher's Iris data (R. A. Fisher, 1936; UCI Machine Learning Repository, "Iris", CC BY 4.0) as
+Data. The paper's Adult set cannot be downloaded here (scikit-learn bundles no Adult set; its bundled sets are the
+built-in sequences of adversaries/sklearn_data.py). We use Fisher's Iris data (R. A. Fisher, 1936; UCI Machine Learning Repository, "Iris", CC BY 4.0) as
 shipped inside SciPy (``scipy/spatial/tests/data/iris.txt``, BSD-licensed SciPy distribution): 150 rows of the four
 measurements in the UCI order, rows 51-100 *Iris versicolor* and 101-150 *Iris virginica*. We classify versicolor
 (+1) against virginica (−1): the classic pair that is *not* linearly separable, so the B.1 step that removes points
