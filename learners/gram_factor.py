@@ -58,7 +58,7 @@ class GramFactor:
     def schur(self, k: np.ndarray, kxx: float) -> tuple[np.ndarray, float]:
         """Return (l, s) with l = L⁻¹ k and s = κ(x, x) − kᵀ K_S⁻¹ k = κ(x, x) − ‖l‖²."""
         l = self.forward(k)
-        return l, _real(kxx - l @ l)
+        return l, nm.scalar(kxx - l @ l)
 
     def solve(self, b: np.ndarray) -> np.ndarray:
         """K_S⁻¹ b by two triangular solves."""
@@ -75,7 +75,7 @@ class GramFactor:
         if l is None:
             l, s = self.schur(k, kxx)
         else:
-            s = _real(kxx - l @ l)
+            s = nm.scalar(kxx - l @ l)
         if not s > 0.0:
             raise SingularGramError(f"Schur complement {s:.3g} ≤ 0: the point is in the span of the support")
         n = self._n
@@ -91,9 +91,4 @@ class GramFactor:
         """log det K_S."""
         if not self._n:
             return 0.0
-        return _real(2 * sum(nm.log(v) for v in np.diag(self.L)))
-
-
-def _real(v):
-    """A float in float64; the backend's own number (mpf, Ball) in the exact backends."""
-    return v if nm.is_mp() else float(v)
+        return nm.scalar(2 * sum(nm.log(v) for v in np.diag(self.L)))
