@@ -185,3 +185,18 @@ def test_high_precision_run_agrees_with_float64(spec):
     assert trm.score.dtype == object
     assert trm["J"].tolist() == tr["J"].tolist()
     assert np.allclose(np.array(trm.score, float), tr.score, atol=1e-12)
+
+
+def test_gram_factor_of_the_empty_support():
+    """With S = ∅: L⁻¹k and K_S⁻¹b are empty, the Schur complement is κ(x, x) itself (the first point of the ALD
+    test), in float64 and in balls; appending then gives L = [√κ(x, x)]."""
+    from learners import numeric as nm
+
+    for backend in (nm.float64, lambda: nm.ball_arithmetic(128)):
+        with backend():
+            f = GramFactor()
+            assert len(f.forward(np.empty(0))) == 0 and len(f.solve(np.empty(0))) == 0
+            l, s = f.schur(np.empty(0), 0.25)
+            assert len(l) == 0 and s == 0.25
+            f.append(np.empty(0), 0.25)
+            assert f.L.shape == (1, 1) and f.L[0, 0] == 0.5
