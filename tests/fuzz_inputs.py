@@ -16,7 +16,8 @@ api         ``learners.make`` / ``bounds.check`` with Python values (None, NaN, 
 Each case carries an *independent* expectation from its construction: ``error`` (a value that no declaration can
 admit, such as ``T=1.5``, ``sigma=abc`` or a witness without its claim), ``ok`` (a valid input that must run) or
 ``any``. The oracle (:func:`judge`) classifies a run as ``ok`` / ``refused`` (fine) or as a failure: ``traceback``
-(an exception escaped, or an error message that is not one line), ``hang`` (over the case's budget), ``silent``
+(an exception escaped, or an error message that is not one line), ``hang`` (over the case's budget, counted in
+CPU seconds of this process and its children so that a loaded machine does not fake a hang), ``silent``
 (an input that must be refused was accepted, or a valid one refused), ``ignored`` (a given parameter missing from the
 verdict's parameters, or taken with another value than its declaration reads) or ``nan`` (NaN in a verdict).
 """
@@ -26,8 +27,8 @@ import contextlib
 import io
 import json
 import math
+import os
 import random
-import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,7 +82,7 @@ class Case:
 class Outcome:
     kind: str
     detail: str = ""
-    seconds: float = 0.0
+    seconds: float = 0.0  # CPU seconds (this process and its waited children) that the case took
 
 
 # ---------------------------------------------------------------------------------------------------- cases
@@ -409,11 +410,21 @@ class Hang(BaseException):
     """Raised by the campaign's alarm when a case runs past its budget (BaseException: no handler swallows it)."""
 
 
+def cpu_seconds() -> float:
+    """CPU seconds used so far by this process and its waited-for children (user + system).
+
+    A case's budget is counted in CPU seconds, not wall-clock ones: on a loaded machine a case that needs 10 CPU
+    seconds may take 40 wall-clock seconds, and that is not a hang. (The campaign keeps a wall-clock backstop for
+    a case that waits without computing.)"""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
 def run_case(case: Case, tmp: Path) -> Outcome:
     """Run one case (files written into ``tmp``) and judge it."""
     for name, content in case.files.items():
         (tmp / name).write_bytes(content)
-    start = time.monotonic()
+    start = cpu_seconds()
     out, err = io.StringIO(), io.StringIO()
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -426,15 +437,15 @@ def run_case(case: Case, tmp: Path) -> Outcome:
                     value = case.api()
                 except ValueError as exc:  # the library's refusals are ValueErrors with a one-line message
                     value = exc
-    except Hang:
-        return Outcome("hang", f"over {case.budget:.0f} s", time.monotonic() - start)
+    except Hang as why:
+        return Outcome("hang", f"over {case.budget:.0f} s {why or 'CPU'}", cpu_seconds() - start)
     except BaseException as exc:  # noqa: BLE001 - the point is to see every escape
         tb = traceback.extract_tb(exc.__traceback__)[-1]
         return Outcome("traceback", f"{type(exc).__name__}: {str(exc)[:160]} at {Path(tb.filename).name}:{tb.lineno}",
-                       time.monotonic() - start)
-    secs = time.monotonic() - start
+                       cpu_seconds() - start)
+    secs = cpu_seconds() - start
     if secs > case.budget:
-        return Outcome("hang", f"{secs:.1f} s > {case.budget:.0f} s", secs)
+        return Outcome("hang", f"{secs:.1f} CPU s > {case.budget:.0f} s", secs)
     if case.argv is None:
         return _judge_api(case, value, secs)
     return _judge_cli(case, rc, out.getvalue(), err.getvalue(), secs)

@@ -357,6 +357,36 @@ def test_the_compiled_path_is_taken(monkeypatch):
     assert calls == [1]
 
 
+def test_an_interrupted_compile_falls_back_to_the_generic_path(monkeypatch):
+    """After a Ctrl-C or alarm interrupts numba's first compile, linking the half-built library fails with
+    "no compiled object yet": the run falls back to the generic path (same trace), says so once, and stays there for
+    the process. Any other RuntimeError of the compiled code still propagates."""
+    import importlib
+
+    X, y = np.array([[0.0], [1.0], [2.0]]), np.array([1, -1, 1])
+    mod = importlib.import_module("learners.compiled.perceptron")
+
+    def half_built(*a):
+        raise RuntimeError("no compiled object yet for <Library 'kernel_row' at 0x0>")
+
+    monkeypatch.setattr(mod, "run", half_built)
+    monkeypatch.setattr(compiled, "_BROKEN", False)
+    with pytest.warns(RuntimeWarning, match="interrupted compile"):
+        tr = learners.make("perceptron").run(X, y)
+    assert compiled._BROKEN
+    ref = learners.make("perceptron", compiled=False).run(X, y)
+    np.testing.assert_array_equal(tr.score, ref.score)
+    np.testing.assert_array_equal(tr.mistakes, ref.mistakes)
+    monkeypatch.setattr(compiled, "_BROKEN", False)
+
+    def other(*a):
+        raise RuntimeError("a real defect")
+
+    monkeypatch.setattr(mod, "run", other)
+    with pytest.raises(RuntimeError, match="a real defect"):
+        learners.make("perceptron").run(X, y)
+
+
 def test_high_precision_takes_the_generic_path(monkeypatch):
     from learners import numeric as nm
 

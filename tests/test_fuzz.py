@@ -69,6 +69,32 @@ def test_the_oracle_catches_each_failure_kind(tmp_path, monkeypatch):
     assert F.run_case(ignored, tmp_path).kind == "ignored"  # given but absent from the verdict's parameters
 
 
+def test_the_budget_counts_cpu_seconds(tmp_path, monkeypatch):
+    """A case over its budget in CPU seconds is a hang; one that only waits (a loaded machine) is not."""
+    import time
+
+    import bounds.cli as cli
+
+    def busy(args):
+        end = F.cpu_seconds() + 0.4
+        while F.cpu_seconds() < end:
+            pass
+        print("done")
+        return 0
+
+    def waits(args):
+        time.sleep(0.4)
+        print("done")
+        return 0
+
+    monkeypatch.setattr(cli, "cmd_list", busy)
+    out = F.run_case(F.Case("param", ["list"], budget=0.2), tmp_path)
+    assert out.kind == "hang" and out.seconds >= 0.4, out
+    monkeypatch.setattr(cli, "cmd_list", waits)
+    out = F.run_case(F.Case("param", ["list"], budget=0.2), tmp_path)
+    assert out.kind == "ok" and out.seconds < 0.2, out
+
+
 def _unguarded_check(check):
     """Claim.check without its NaN refusal (to show that the oracle itself sees a NaN verdict)."""
     def inner(self, X=None, y=None, kernel=None, learner=None, params=None, comparator=None, certify=None):

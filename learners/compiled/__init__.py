@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import os
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +61,7 @@ def available() -> list[str]:
 
 
 _CONFIGURED = False
+_BROKEN = False  # set when numba's state was left half-built by an interrupted compile (see run)
 
 
 def _configure_cache() -> None:
@@ -114,5 +116,18 @@ def run(learner: Any, X, y):
 
     if kernel_args(learner.kernel) is None:
         return None
+    global _BROKEN
+    if _BROKEN:
+        return None
     mod = importlib.import_module(f"{__name__}.{modname}")  # after _configure_cache: decorators pick the cache
-    return mod.run(learner, X, y)
+    try:
+        return mod.run(learner, X, y)
+    except RuntimeError as exc:
+        if "no compiled object yet" not in str(exc):
+            raise
+    # numba's compiler was interrupted mid-way earlier in this process (Ctrl-C or an alarm during a first compile):
+    # the half-built library cannot be linked any more. The generic path gives the same Trace; keep to it.
+    _BROKEN = True
+    warnings.warn("boundlab: the compiled path is unavailable in this process after an interrupted compile; "
+                  "using the generic path (a new process recompiles)", RuntimeWarning, stacklevel=3)
+    return None
