@@ -24,6 +24,21 @@ def _params(ctx: Context) -> dict:
     return dict(ctx.make_learner().describe_params())
 
 
+def require_D(ctx: Context, D) -> None:
+    """003 §2 sets D = sup κ(x, x), and the proofs use κ(x_t, x_t) ≤ D (the gradient bound ‖∇_t‖² ≤ D of Lemma 4,
+    the 2D of Cor. 1, α = D T^(−2ζ) of Thm 1). A D below some κ(x_t, x_t) of the sequence is outside the
+    hypotheses and refused (a larger D is allowed: it only loosens the bounds). Decided exactly in ball arithmetic,
+    with relative tolerance 1e-12 in float64."""
+    diag = ctx.kernel.diag(ctx.X)
+    if nm.is_ball():
+        ok = all(nm.ball(v) <= D for v in diag)
+    else:
+        ok = bool(np.all(np.asarray(diag, float) <= float(D) * (1 + 1e-12)))
+    top = max(nm.upper(v) for v in diag)  # upper ends: the message only (plain floats in float64)
+    ctx.require("D >= kappa(x,x)", ok, "" if ok else f"D = {nm.upper(D):.17g} but max_t κ(x_t, x_t) = {top:.17g} with "
+                f"the {ctx.kernel.spec()} kernel (003 sets D = sup κ(x, x))")
+
+
 def support_history(trace) -> tuple[np.ndarray, np.ndarray]:
     """(rounds whose x_t joined S in the POMD phase, rounds whose ALD test ran), 0-based, from the trace kinds."""
     added = np.flatnonzero(trace.is_kind("pomd-add"))
@@ -197,6 +212,7 @@ class ALDBudget(Claim):
         ctx.require("decay", d in ("exp", "poly", "both"), f"decay must be exp, poly or both, got {d!r}")
         diag = ctx.kernel.diag(ctx.X)
         ctx.require("A > 0", float(np.min(diag)) > 0, f"min κ(x, x) = {float(np.min(diag)):.3g}")
+        require_D(ctx, _params(ctx)["D"])
 
     def evaluate(self, ctx):
         p = _params(ctx)
@@ -302,6 +318,9 @@ class Lemma4(Claim):
     PARAMS = (P.Param("M", "int", 15, low=1, high=10_000, doc="window M", boundary=(1, 15)),
               P.positive("D", 1.0, "D = sup κ(x, x)", boundary=(1.0,), search=False))  # fixed by the kernel
 
+    def preconditions(self, ctx):
+        require_D(ctx, ctx.claim_params["D"])
+
     def evaluate(self, ctx):
         M, D = int(ctx.claim_params["M"]), ctx.claim_params["D"]
         d = window_deltas(ctx.X, ctx.y, ctx.kernel, M)
@@ -352,6 +371,7 @@ class _RegretClaim(Claim):
     def preconditions(self, ctx):
         p = _params(ctx)
         ctx.require("zeta = 1", p["zeta"] == 1, f"ζ = {p['zeta']}")
+        require_D(ctx, p["D"])
 
 
 @claim

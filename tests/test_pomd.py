@@ -260,3 +260,27 @@ def test_halving_eq9_by_hand():
     scale = 3.0 / math.sqrt(raw[0.0] ** 2 + raw[10.0] ** 2 + 2 * raw[0.0] * raw[10.0] * math.exp(-100 / 2))
     assert coef[0.0] == pytest.approx(raw[0.0] * scale) and coef[10.0] == pytest.approx(raw[10.0] * scale)
     assert p.f.norm == pytest.approx(3.0) and p.halvings == 1
+
+
+@pytest.mark.parametrize("cid", ["POM-L4", "POM-T2", "POM-C1", "ALD-T1"])
+def test_D_below_a_diagonal_entry_is_refused(cid):
+    """003 sets D = sup κ(x, x): a D below some κ(x_t, x_t) is outside the hypotheses and refused; D equal to the
+    largest κ(x_t, x_t) (an exact tie, ‖x‖² = 0.25 with the linear kernel) is inside them, in float64 and in balls.
+    The float point (0.3, 0.4) has ‖x‖² = 0.25 in float64 (tolerance 1e-12) but 0.25 + 1.1e-17 exactly: its
+    certificate says the hypothesis is not certified."""
+    X = np.array([[0.5, 0.0], [0.0, -0.25], [0.25, 0.25], [-0.5, 0.0]])  # ‖x‖² = 0.25, 0.0625, 0.125, 0.25
+    y = np.array([1, -1, 1, -1])
+    claim = bounds.get(cid)
+    with pytest.raises(bounds.PreconditionError, match=r"D >= kappa\(x,x\).*D = 0\.2499"):
+        claim.check(X, y, kernel="linear", params={"D": 0.2499}, certify=False)
+    for certify in (False, True):
+        res = claim.check(X, y, kernel="linear", params={"D": 0.25}, certify=certify)
+        assert "D >= kappa(x,x)" in res.preconditions
+        assert "D >= kappa" not in str(res.certificate)  # the exact tie D = κ(x_1, x_1) passes in balls too
+        if certify and cid != "ALD-T1":
+            assert res.verdict == "holds", str(res)
+    X[2] = [0.3, 0.4]
+    res = claim.check(X, y, kernel="linear", params={"D": 0.25}, certify=True)
+    assert res.verdict == "inconclusive", str(res)
+    if cid != "ALD-T1":  # ALD-T1 is never certified (LAPACK eigenvalues) and says so before any hypothesis
+        assert "D >= kappa(x,x)" in str(res), str(res)
