@@ -320,8 +320,13 @@ class RBPExpectation(Claim):
         P.unit("confidence", 0.95, "confidence level of the interval", low_open=True, high_open=True, search=False),
     )
 
+    @staticmethod
+    def _learner_params(ctx: Context) -> dict:
+        """The RBP run's own B and seed: the given values or the learner's declared defaults."""
+        return dict(ctx.make_learner().describe_params())
+
     def preconditions(self, ctx):
-        B = int(ctx.params.get("B", 100))
+        B = int(self._learner_params(ctx)["B"])
         gamma = float(ctx.claim_params["gamma"])
         ctx.require("gamma > 1", gamma > 1, f"eq. (2) needs γ > 1 (U ≤ (γ−1)/(γ+1)√B > 0); got γ = {gamma}")
         U = ctx.claim_params["U"]
@@ -336,10 +341,10 @@ class RBPExpectation(Claim):
         ctx.require("0 < confidence < 1", 0 < conf < 1, f"confidence must be in (0, 1); got {conf}")
 
     def evaluate(self, ctx: Context):
-        B = int(ctx.params.get("B", 100))
+        lp = self._learner_params(ctx)
+        B, s0 = int(lp["B"]), int(lp["seed"])
         gamma, U = float(ctx.claim_params["gamma"]), float(ctx.claim_params["U"])
         n, conf = int(ctx.claim_params["seeds"]), float(ctx.claim_params["confidence"])
-        s0 = int(ctx.params.get("seed", 0))
         Ms = np.array([np.count_nonzero(mistake_mask(ctx.make_learner(seed=s0 + k).run(ctx.X, ctx.y)))
                        for k in range(n)], float)
         mean, low, high = confidence_interval(Ms, conf)
