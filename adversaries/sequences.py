@@ -23,7 +23,7 @@ import numpy as np
 
 from learners import params as P
 from learners.memory import require_matrix
-from learners.params import Param, parse_number, validate
+from learners.params import Param, parse_assignments, parse_number, validate
 from learners.registry import import_submodules
 
 # Declarations by name for the parameters a registration leaves undeclared (see the module docstring).
@@ -126,16 +126,8 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     name, _, rest = spec.partition(":")
     name = name.strip()
     decls = {p.name: p for p in get(name).params}
-    params = {}
-    for item in filter(None, (s.strip() for s in rest.split(","))):
-        k, eq, v = item.partition("=")
-        k = k.strip()
-        if not eq or not k:
-            raise ValueError(f"sequence parameter {item!r} is not of the form k=v")
-        if k in params:
-            raise ValueError(f"sequence {name}: parameter {k} given twice")
-        params[k] = decls[k].parse(v) if k in decls else parse_value(v)
-    return name, params
+    items = filter(None, (s.strip() for s in rest.split(",")))
+    return name, parse_assignments(items, decls, lambda k, v: parse_value(v), f"sequence {name}: parameter")
 
 
 def get(name: str) -> Sequence:

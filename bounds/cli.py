@@ -44,18 +44,12 @@ def _items(items: list[str]) -> list[str]:
 def parse_params(items: list[str], decls: dict | None = None) -> dict:
     """``["B=100", "phis=0.5,0.9"]`` → {"B": 100, "phis": [0.5, 0.9]}: each value parsed by its declaration
     (``decls``: name → Param); an undeclared name keeps a plain parse and is refused by the validation after."""
-    from learners.params import Param
+    from learners.params import AssignmentError, Param, parse_assignments
 
-    out = {}
-    for part in _items(items):
-        k, eq, v = part.partition("=")
-        k = k.strip()
-        if not eq or not k:
-            raise UsageError(f"--param {part!r} is not of the form k=v")
-        if k in out:
-            raise UsageError(f"--param {k} is given twice")
-        out[k] = (decls or {}).get(k, Param(k, "float")).parse(v)
-    return out
+    try:
+        return parse_assignments(_items(items), decls or {}, lambda k, v: Param(k, "float").parse(v), "--param")
+    except AssignmentError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _claim_params(claim, learner: str | None, items: list[str]) -> tuple[str | None, dict]:

@@ -306,6 +306,29 @@ def declared(params: Iterable[Param]) -> dict[str, Param]:
     return out
 
 
+class AssignmentError(ValueError):
+    """A ``k=v`` list that is not one: a piece without ``=`` or a name given twice (see parse_assignments)."""
+
+
+def parse_assignments(items: Iterable[str], decls: Mapping[str, Param], fallback: Callable[[str, str], Any],
+                      label: str) -> dict:
+    """``["B=100", "phis=0.5,0.9"]`` → {"B": 100, "phis": [0.5, 0.9]}: each value parsed by its declaration in
+    ``decls`` (an undeclared name by ``fallback(name, text)``; the validation after refuses it). The one k=v reader of the
+    command line's ``--param`` and of sequence specs: a piece that is not ``k=v`` or a name given twice is an
+    AssignmentError naming ``label`` ("--param", "sequence noisy: parameter"); a bad value, the declaration's
+    ParamError."""
+    out: dict = {}
+    for item in items:
+        k, eq, v = item.partition("=")
+        k = k.strip()
+        if not eq or not k:
+            raise AssignmentError(f"{label} {item!r} is not of the form k=v")
+        if k in out:
+            raise AssignmentError(f"{label} {k} is given twice")
+        out[k] = decls[k].parse(v) if k in decls else fallback(k, v)
+    return out
+
+
 def validate(decls: Iterable[Param], values: Mapping[str, Any], owner: str = "") -> dict:
     """Validate ``values`` against ``decls``: unknown names and bad values raise :class:`ParamError`; returns the
     values normalised (defaults are *not* filled in: the owner's constructor keeps them)."""

@@ -343,3 +343,15 @@ def test_into_unit_ball_is_exact_for_the_stored_floats():
     assert np.allclose(Y, plain, rtol=2.0**-39, atol=0)
     exact = np.array([[1.0, 0, 0, 0], [0.5, -0.5, 0.5, 0.5], [0.6, 0.8, 0, 0]])
     assert np.array_equal(S.into_unit_ball(exact)[:2], exact[:2])
+
+
+def test_sequence_specs_read_k_eq_v_like_the_command_line():
+    """parse_spec shares learners.params.parse_assignments with --param: declared values parsed, a piece without
+    '=' or a repeated name refused with a one-line message naming the sequence."""
+    from adversaries.sequences import parse_spec
+
+    assert parse_spec("noisy:T=12, d=3") == ("noisy", {"T": 12, "d": 3})
+    with pytest.raises(ValueError, match=r"^sequence noisy: parameter T is given twice$"):
+        parse_spec("noisy:T=5,T=6")
+    with pytest.raises(ValueError, match=r"^sequence noisy: parameter 'T' is not of the form k=v$"):
+        parse_spec("noisy:T")
