@@ -217,7 +217,9 @@ class BOGDUnbiased(Claim):
         le, cap = p["lam"] * p["eta"], p["gamma"] * p["eta"]
         worst, where = 0.0, -1
         parts = dict.fromkeys(self.DEFECTS, 0.0)
+        cancel = 1.0  # the largest (|a_i p_i| + |b_i|) / max|α| of any removal round (see _cancellation)
         for rec in learner.removal_log:  # nm.bmax: also defined on overlapping balls (certified replay)
+            cancel = max(cancel, self._cancellation(rec, le))
             d = self._defects(rec, le, cap)
             for k, v in d.items():
                 parts[k] = nm.bmax(parts.get(k, 0.0), v)
@@ -230,7 +232,22 @@ class BOGDUnbiased(Claim):
                  f"BOGD-T4 part=eq16); the sampled repair is what eqs. 5-9 are checked on"] if nm.upper(neg) > 0 else []
         return ctx.result(nm.nonneg(worst), 0.0, {**parts, "p_i >= 0 (printed eq. 16)": nm.nonneg(neg),
                                                   "worst round": where, "removals": len(learner.removal_log)},
-                          tol=1e-9, notes=notes)
+                          tol=1e-9 + 64 * np.finfo(float).eps * cancel, notes=notes)
+
+    @staticmethod
+    def _cancellation(rec: dict, le) -> float:
+        """max_i (|a_i p_i| + |b_i|) / max|α| of one removal round: eq. 6's a_i p_i + b_i = α_i sums two terms of
+        size ~α_i/(λη), so in float64 its defect carries a rounding error of about EPS times this (1e-9 at
+        λη = 1e-7, which is not a defect of eq. 6); the float tolerance scales with it. The certified replay needs
+        no tolerance (and gets 1 here)."""
+        if not nm.is_float64():
+            return 1.0
+        p, a_ = np.asarray(rec["p"], float), np.abs(np.asarray(rec["alpha"], float))
+        le = float(le)
+        scale = max(float(a_.max(initial=0.0)), 1e-300)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            size = (abs(1 - le) * p + abs(le - p)) / (le * (1 - p)) * a_
+        return float(np.nan_to_num(size, nan=0.0, posinf=0.0).max(initial=0.0)) / scale
 
     @staticmethod
     def _defects(rec: dict, le: float, cap: float) -> dict:

@@ -117,6 +117,22 @@ def test_bogd_estimator_unbiased(seq, B, le, gamma, seed):
     assert max(sampled.values()) <= rp.tolerance, str(rp)
 
 
+@pytest.mark.claim("BOGD-UNB")
+def test_bogd_unb_float_tolerance_scales_with_eq6_cancellation():
+    """At λη ≈ 9.5e-8, eq. 6's a_i p_i and b_i are ~α_i/(λη) ≈ 1e7 α_i and cancel to α_i: the float64 defect is
+    ~1e-9 from rounding alone (a hunt's float-only candidate, inconclusive in balls). The float tolerance is
+    1e-9 + 64 ε (|a_i p_i| + |b_i|)/max|α|; with BOGD's uniform p_i = 1/3 at the one removal (B = 3, T = 4) that ratio
+    is ((1 − λη)/3 + (1/3 − λη)) / (λη · 2/3) = (1 − 2λη)/λη."""
+    X = np.array([[-0.6850796607197713], [-0.5779193609317993], [-0.9239918108023861], [-0.2787543065773488]])
+    y = np.array([-1, 1, -1, 1])
+    params = {"B": 3, "lam": 0.0010052783373566967, "eta": 9.417483078847108e-05}
+    le = params["lam"] * params["eta"]
+    r = bounds.check("BOGD-UNB", X, y, kernel="linear", learner="bogd", params=params)
+    assert r.terms["removals"] == 1
+    assert r.tolerance == pytest.approx(1e-9 + 64 * np.finfo(float).eps * (1 - 2 * le) / le, rel=1e-9)
+    assert r.float_verdict == "holds" and r.lhs <= r.tolerance, str(r)
+
+
 @pytest.mark.claim("BOGD-T4")
 @pytest.mark.claim("BOGD-UNB")
 def test_erratum_bogdpp_negative_p_is_filed_under_theorem4():
