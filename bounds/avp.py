@@ -170,6 +170,10 @@ class AVPTheorem3(Claim):
     hunt_params = {"U": 1.5, "lam": 0.5, "eps": 0.6}  # a finite U, so the projection step is exercised
 
     def preconditions(self, ctx):
+        given = resolved(ctx)["lam"]  # a given constant or list is refused before the run (λ = 1e308 overflows it)
+        if not isinstance(given, str):
+            top = max(given) if isinstance(given, (list, tuple)) else given
+            ctx.require("lambda_t < 2", top < 2, "" if top < 2 else f"max λ_t = {float(top):.6g}")
         tr = ctx.trace
         lam, eps = nm.asarray(tr["lam"]), nm.asarray(tr["eps"])
         ok = all(v < 2 for v in lam)

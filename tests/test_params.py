@@ -360,6 +360,20 @@ def test_bad_command_lines_exit_2_with_one_line(capsys, tmp_path, monkeypatch, a
     refused(capsys, *argv, match=match)
 
 
+def test_avp_lambda_out_of_range_is_refused_before_the_run(capsys):
+    """AVP-T3 needs λ_t < 2: a given λ = 1e308 is refused before the learner runs (the run itself overflows float64:
+    numpy's RuntimeWarning on stderr made the refusal three lines, found by the fuzz campaign). Warnings are errors
+    here, so a run that overflows fails the test."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        refused(capsys, "check", "AVP-T3", "--learner", "avp", "--sequence", "two-clusters:T=8,d=3,D=0.5",
+                "--param", "lam=1e308", "--json", match="lambda_t < 2")
+        refused(capsys, "check", "AVP-T3", "--learner", "avp", "--sequence", "two-clusters:T=8,d=3,D=0.5",
+                "--param", "lam=0.5,1e308", match="max λ_t = 1e+308")
+
+
 def test_hunt_checks_out_before_searching(capsys, tmp_path):
     f = tmp_path / "file"
     f.write_text("")
