@@ -402,3 +402,62 @@ def test_omm_k2_compares_closed_form_and_eq5_with_no_slack(monkeypatch):
     monkeypatch.setattr(omm_kappa, "kappa_circ_numeric", lambda d, e, *a, **k: (math.sqrt(0.84) + 0.01, {}))
     r = check("OMM-K2", params={"delta": 0.5, "eta": 0.2})
     assert r.lhs == pytest.approx(0.01, abs=1e-12) and r.holds is False
+
+
+# ------------------------------------------------------------------- κ∘ numerics and ball path (issue 9 mutants)
+@pytest.mark.claim("OMM-K2")
+@pytest.mark.parametrize("delta, eta, want", [
+    (0.8, 0.3, math.sqrt(1 - 0.09 / 0.64)),   # η ≤ δ²
+    (0.5, 0.3, math.sqrt(1 + 0.25 - 0.6)),    # δ² < η ≤ δ
+    (0.5, 0.5, 0.5),                          # η = δ: the only feasible ℓ is δ itself (the last grid row)
+    (0.7, 0.7, 0.3),                          # η = δ: √(1 + 0.49 − 1.4)
+    (1.0, -0.4, 1.0),                         # η < 0
+])
+def test_kappa_circ_numeric_l2_by_hand(delta, eta, want):
+    """eq. 5 maximised numerically (l_2) against §5.1's value computed here; the value is attained at an explicit
+    feasible (u, z), so it is a lower bound: never above the hand value, and within 1e-9 of it."""
+    val, wit = omm_kappa.kappa_circ_numeric(delta, eta)
+    assert want - 1e-9 <= val <= want + 1e-12
+    z = np.array(wit["z"])
+    assert float(np.linalg.norm(z)) <= delta * (1 + 1e-12) and z[0] >= eta - 1e-12  # feasible: ‖z‖ ≤ δ, uᵀz ≥ η
+
+
+def test_kappa_circ_numeric_lp_without_a_feasible_start():
+    """p = 3 with no multistart (starts = 0): nothing is found, so nothing is claimed (−∞) unless η ≤ 0, where
+    z = 0 is feasible and certifies κ∘ ≥ min_β ‖u‖ = 1."""
+    val, wit = omm_kappa.kappa_circ_numeric(0.5, 0.2, p=3.0, starts=0)
+    assert val == -math.inf and wit == {"reason": "no feasible start found"}
+    val, wit = omm_kappa.kappa_circ_numeric(0.5, 0.9, p=3.0, starts=0)  # infeasible by Hölder (η > δ) anyway
+    assert val == -math.inf
+    val, wit = omm_kappa.kappa_circ_numeric(0.5, 1.0 - 0.5, p=3.0, d=3, starts=0)
+    assert val == -math.inf
+    val, wit = omm_kappa.kappa_circ_numeric(0.5, -0.1, p=3.0, d=3, starts=0)
+    assert val == 1.0 and wit == {"u": [1.0, 0.0, 0.0], "z": [0.0, 0.0, 0.0]}
+    val, wit = omm_kappa.kappa_circ_numeric(0.5, 0.0, p=3.0, d=2, starts=0)
+    assert val == 1.0 and wit == {"u": [1.0, 0.0], "z": [0.0, 0.0]}
+
+
+def test_kappa_circ_closed_in_balls_encloses_the_hand_values():
+    """The ball branch of the closed form (certified replays): √(1 − η²/δ²) at (0.8, 0.3) and √(1 + δ² − 2η) at
+    (0.5, 0.4) enclose the exact values (computed here in 50-digit mpmath from the exact binary inputs), width
+    under 1e-15."""
+    import mpmath
+
+    from learners import numeric as nm
+
+    with mpmath.workdps(50):
+        d1, e1, d2, e2 = (mpmath.mpf(v) for v in (0.8, 0.3, 0.5, 0.4))
+        w1 = mpmath.sqrt(1 - e1 * e1 / (d1 * d1))
+        w2 = mpmath.sqrt(1 + d2 * d2 - 2 * e2)
+    with nm.ball_arithmetic(128):
+        b1 = kappa_circ_closed(nm.scalar(0.8), nm.scalar(0.3))
+        b2 = kappa_circ_closed(nm.scalar(0.5), nm.scalar(0.4))
+        ends = [(nm.lower(b), nm.upper(b)) for b in (b1, b2)]
+    for (lo, hi), w in zip(ends, (w1, w2)):
+        assert mpmath.mpf(lo) <= w <= mpmath.mpf(hi) and hi - lo < 1e-15
+
+
+def test_table1_iterations_at_q_equal_one():
+    """Table 1's iteration bound: q = r/(1 − φ) = 1 exactly (r = φ = 1/2) is in the case 1 ≤ q < √2:
+    2 + 2 log(γ₃/γ*)/(−log(φ + r²/4)) = 2 + 2 log 3/(−log(9/16))."""
+    assert_close(table1_iterations(0.5, 0.5, 6.0, 2.0), 2 + 2 * math.log(3) / -math.log(9 / 16), "q = 1")
