@@ -461,3 +461,27 @@ def test_table1_iterations_at_q_equal_one():
     """Table 1's iteration bound: q = r/(1 − φ) = 1 exactly (r = φ = 1/2) is in the case 1 ≤ q < √2:
     2 + 2 log(γ₃/γ*)/(−log(φ + r²/4)) = 2 + 2 log 3/(−log(9/16))."""
     assert_close(table1_iterations(0.5, 0.5, 6.0, 2.0), 2 + 2 * math.log(3) / -math.log(9 / 16), "q = 1")
+
+
+# ----------------------------------------------------------------------- parameter declarations (issue 9 mutants)
+def test_r_boundary_points_are_the_regime_edges():
+    """The search's boundary points for r: 1, √2, ½ always; with φ = ½ also the edges r = 1 − φ, √2(1 − φ) and
+    √(2(1 − φ)) of the §5.1 display / κ's closed form (½, √2/2, 1) and the midpoints between consecutive ones."""
+    h = math.sqrt(2) / 2
+    want = [1.0, math.sqrt(2), 0.5, 0.5, h, 1.0, (0.5 + h) / 2, (h + 1.0) / 2]
+    assert omm._r_regimes({"phi_s": 0.5}) == pytest.approx(want, abs=1e-15)
+    assert omm._r_regimes({"phi_t": 0.0}) == pytest.approx([1.0, math.sqrt(2), 0.5, 1.0, math.sqrt(2),
+                                                            (1.0 + math.sqrt(2)) / 2], abs=1e-15)
+    assert omm._r_regimes({}) == pytest.approx([1.0, math.sqrt(2), 0.5], abs=1e-15)
+    assert omm._r_regimes({"phi_s": 1.0}) == pytest.approx([1.0, math.sqrt(2), 0.5], abs=1e-15)  # no edge at φ = 1
+    assert 2.0 in omm.P_PARAM.boundary  # the l_2 case (the closed forms) is always among the searched p
+
+
+def test_l43_dimension_is_bounded():
+    """OMM-L43's numerical maximisation runs in dimension d ∈ [1, 50]: d = 51 is refused by the declaration."""
+    from bounds.base import ClaimParamError
+
+    with pytest.raises(ClaimParamError, match=r"d must be an integer in \[1, 50\]"):
+        check("OMM-L43", params={"delta": 0.5, "eta": 0.2, "p": 3.0, "d": 51})
+    with pytest.raises(ClaimParamError, match="d must be an integer"):
+        check("OMM-L43", params={"delta": 0.5, "eta": 0.2, "p": 3.0, "d": 0})
