@@ -532,3 +532,16 @@ def test_eq10_blocks_and_defect_counts_by_hand():
     d = eq10_defects(trace)
     assert d["blocks (t_j, t_j+1, max delta)"] == [(1, 4, 3.0), (4, 7, 0.0)]  # (t_j, t_{j+1}, block max), 1-based
     assert (d["future rounds"], d["undefined rounds"], d["halvings"]) == (2, 3, 2)
+
+
+def test_eq16_negativity_by_hand():
+    """−min of the printed eq. 16's p_i over removal rounds and its 1-based round: p_min_raw = (0.5, −0.2, NaN,
+    −0.7, 0.1) gives 0.7 at round 4 (NaN rounds had no removal); a trace without the column (BOGD) or with no
+    removal gives (0, −1)."""
+    from bounds.bogd import eq16_negativity
+
+    nan = float("nan")
+    assert eq16_negativity({"p_min_raw": [0.5, -0.2, nan, -0.7, 0.1]}) == (pytest.approx(0.7, abs=0), 4)
+    assert eq16_negativity({"p_min_raw": [0.5, 0.25]}) == (-0.25, 2)  # no negative p_i: the largest −p_i
+    assert eq16_negativity({"p_min_raw": [nan, nan]}) == (0.0, -1)
+    assert eq16_negativity({}) == (0.0, -1)
