@@ -485,3 +485,20 @@ def test_l43_dimension_is_bounded():
         check("OMM-L43", params={"delta": 0.5, "eta": 0.2, "p": 3.0, "d": 51})
     with pytest.raises(ClaimParamError, match="d must be an integer"):
         check("OMM-L43", params={"delta": 0.5, "eta": 0.2, "p": 3.0, "d": 0})
+
+
+@pytest.mark.claim("OMM-L42")
+def test_a_stopped_learner_is_inconclusive_with_zero_sides(monkeypatch):
+    """If the float run stops on v₊ = v₋ although the classes are certified separable, OMM-L42 reports no numbers
+    (lhs = rhs = 0) and an inconclusive verdict naming the stop, never a verdict."""
+    def stop(self, vp, vm, t_alg):
+        raise ValueError(f"{self.name}: v+ = v- at t = {t_alg}: the sequence is not linearly separable (forced)")
+
+    monkeypatch.setattr(_omm.OnlineMaxMargin, "_set_certificates", stop)
+    X = np.array([[1.0, 0.0], [-1.0, 0.0], [1.0, 0.5]])
+    y = np.array([1, -1, 1])
+    r = check("OMM-L42", X, y, kernel="linear", learner="omm-efficient")
+    assert r.lhs == 0.0 and r.rhs == 0.0 and r.holds is None
+    assert r.verdict == "inconclusive" and len(r.notes) == 1
+    assert r.notes[0].startswith("inconclusive: the classes are certified separable, yet the float run reached "
+                                 "v+ = v-; the learner stopped: ") and r.notes[0].endswith("(forced)")
