@@ -502,3 +502,12 @@ def test_a_stopped_learner_is_inconclusive_with_zero_sides(monkeypatch):
     assert r.verdict == "inconclusive" and len(r.notes) == 1
     assert r.notes[0].startswith("inconclusive: the classes are certified separable, yet the float run reached "
                                  "v+ = v-; the learner stopped: ") and r.notes[0].endswith("(forced)")
+
+
+@pytest.mark.claim("OMM-TAB1")
+def test_table1_symbolic_at_q_equal_one():
+    """Table 1's second column, symbolic mode, at q = r/(1 − φ) = 1 exactly (r = φ = 1/2): the printed case
+    1 ≤ q < √2 gives φ + r²/4 = 9/16, which equals the closed form's κ² there, so lhs = |printed − true| = 0."""
+    r = check("OMM-TAB1", *DUMMY, params={"mode": "symbolic", "r": 0.5, "phi_t": 0.5})
+    assert str(Fraction(1, 2) + Fraction(1, 2) ** 2 / 4) == r.terms["printed"] == "9/16"  # φ + r²/4
+    assert r.lhs == 0.0 and r.rhs == 0.0 and r.holds is True
