@@ -786,3 +786,26 @@ def test_shrink_lemma_without_its_rounds_is_vacuous():
     r = check("FGT-L3", X / 16, y, kernel="linear", learner="forgetron-basic", params={"B": 10})
     assert r.lhs == 0.0 and r.rhs == 0.0 and r.holds is True and r.terms["instances checked"] == 0
     assert any("no round of the set Lemma 3 is about occurred" in n for n in r.notes)
+
+
+@pytest.mark.claim("FGT-PHI")
+def test_feasible_bracket_when_phi_one_is_feasible():
+    """eq. 42 with φ = 1 feasible: Ψ(σ, μ) + Q ≤ 15/32·M at σ = 0.1, μ = 0, Q = 0, M = 10 (Ψ(λ, μ) = λ² + 2λ − 2λμ
+    = 0.21 ≤ 4.6875): the bracket is the point (1, 1), not an interval reaching down to 0; with σ = 1, μ = 0, Q = 0,
+    M = 1, Ψ(φ, 0) = φ² + 2φ ≤ 15/32 has the root φ* = −1 + √(1 + 15/32), bracketed within 1e-12."""
+    assert forgetron_tuned.feasible_bracket(0.1, 0.0, 0.0, 10) == (1.0, 1.0)
+    lo, hi = forgetron_tuned.feasible_bracket(1.0, 0.0, 0.0, 1)
+    root = -1 + math.sqrt(1 + 15 / 32)
+    assert lo <= root + 1e-15 and hi >= root - 1e-15 and hi - lo < 1e-12
+
+
+@pytest.mark.claim("FGT-Q")
+def test_interval_verdict_rule():
+    """Kind-E verdict: violated only when the interval's lower end exceeds rhs + tol; holds when its upper end is
+    ≤ rhs_lower + tol; inconclusive between (the tolerance widens the inconclusive band, never a verdict)."""
+    iv = forgetron_tuned.interval_verdict
+    assert iv(2.0, 3.0, 1.0, 0.0, 0.5) is False      # 2 > 1.5
+    assert iv(1.0, 2.0, 0.9, 0.0, 0.2) is None       # 1 ≤ 0.9 + 0.2: not violated; 2 > 0.2: not proven
+    assert iv(1.5, 2.0, 1.0, 0.0, 0.5) is None       # low = rhs + tol exactly: not violated
+    assert iv(0.0, 1.0, 5.0, 0.9, 0.1) is True       # high = rhs_lower + tol exactly: holds
+    assert iv(0.0, 1.0, 5.0, 0.8, 0.1) is None
