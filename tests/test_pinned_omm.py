@@ -511,3 +511,13 @@ def test_table1_symbolic_at_q_equal_one():
     r = check("OMM-TAB1", *DUMMY, params={"mode": "symbolic", "r": 0.5, "phi_t": 0.5})
     assert str(Fraction(1, 2) + Fraction(1, 2) ** 2 / 4) == r.terms["printed"] == "9/16"  # φ + r²/4
     assert r.lhs == 0.0 and r.rhs == 0.0 and r.holds is True
+
+
+def test_lp_range_is_self_dual():
+    """p ∈ [20/19, 20]: the dual exponent q = p/(p − 1) of the lower end is the upper end, so p and q both stay in
+    the range; p = 1.03 (in (1, 20/19)) is refused by the learner's declaration, p = 20/19 accepted."""
+    assert Fraction(_omm.P_MIN).limit_denominator(100) == Fraction(20, 19) and _omm.P_MAX == 20.0
+    assert _omm.P_MIN / (_omm.P_MIN - 1) == pytest.approx(20.0, rel=1e-14)
+    with pytest.raises(ValueError, match=r"p must be a finite number in \[1.05263, 20\]"):
+        learners.make("omm-efficient", kernel="linear", p=1.03)
+    learners.make("omm-efficient", kernel="linear", p=20 / 19)
