@@ -278,6 +278,7 @@ def test_pom_l3_values_by_hand():
     r = check("POM-L3", params={"sigma": [2.0]})
     assert_close(r.lhs, math.sqrt(2), "lhs")
     assert_close(r.rhs, 4.0, "rhs")
+    assert r.tolerance == pytest.approx(1e-30 + 1e-40 * 4.0, rel=1e-14, abs=0)  # the reported tolerance: 1e-30 + 1e-40·rhs
 
 
 @pytest.mark.claim("POM-L4")
