@@ -521,3 +521,20 @@ def test_lp_range_is_self_dual():
     with pytest.raises(ValueError, match=r"p must be a finite number in \[1.05263, 20\]"):
         learners.make("omm-efficient", kernel="linear", p=1.03)
     learners.make("omm-efficient", kernel="linear", p=20 / 19)
+
+
+def test_translation_gap_reports_the_largest_coordinate_gap():
+    """translation_gap on a learner that is not translation invariant (the Perceptron with bias, u = (5, 0)): the
+    reported w gap is the largest coordinate of |w − w'| of the two final hypotheses (4.0 here, while the other
+    coordinate differs by 0.2), and b's gap is |b − wᵀu − b'|, both recomputed here from two independent runs."""
+    X = np.array([[1.0, 0.2], [-0.8, 0.1], [0.9, -0.3], [-1.0, -0.2]])
+    y = np.array([1, -1, 1, -1])
+    u = np.array([5.0, 0.0])
+    h1 = learners.make("perceptron-bias", kernel="linear").run(X, y).final
+    h2 = learners.make("perceptron-bias", kernel="linear").run(X + u, y).final
+    d = np.abs(np.asarray(h1.w, float) - np.asarray(h2.w, float))
+    assert d.max() > 10 * d.min()  # the two coordinates differ by different amounts
+    gap = omm.translation_gap("perceptron-bias", X, y, u)
+    assert gap["w_gap"] == pytest.approx(float(d.max()), abs=1e-12)
+    assert gap["b_gap"] == pytest.approx(abs(float(h1.b) - float(np.asarray(h1.w) @ u) - float(h2.b)), abs=1e-12)
+    assert gap["scale"] == 1 + 1.0 + 5.0
