@@ -504,3 +504,16 @@ def test_ahp_open_parameter_ends():
     with pytest.raises(ClaimParamError, match=r"zeta_grid must be an integer in \[2, 1000\]"):
         # (preset thm4: c_t = 0.6 would fail a later hypothesis at once, were the grid size accepted)
         check("AHP-T6", X, y, kernel=GAUSS, params={"zeta": "all", "zeta_grid": 1001, "preset": "thm4"})
+
+
+@pytest.mark.claim("AHP-T6")
+def test_ahp_t6_run_mode_without_halving_uses_the_zeta_zero_limit():
+    """The witness instance of the previous test with ζ = 'run': no halving, so ζ_run is undefined and the limit
+    ζ = 0 is used: a_0 = ¼·0.2/4 = 0.0125 and rhs = 0.8 + 0.0125·0.8/0.5 + (1 − 0)/0.5·0.04·4/0.2 = 2.42."""
+    params = {"B": 16, "preset": "experiments", "U": 0.2, "lam": 0.025, "eps": 0.9, "zeta": "run", "gamma": 0.5}
+    g = Comparator(np.array([[1.0]]), [-0.2], "linear")
+    r = check("AHP-T6", np.array([[1.0]]), np.array([-1]), kernel="linear", params=params, comparator=g.expansion)
+    assert r.lhs == 1
+    assert_close(r.rhs, 0.8 + 0.0125 * 0.8 / 0.5 + 2 * 0.04 * 4 / 0.2, "rhs")
+    assert_close(r.rhs, 2.42, "rhs digits")
+    assert r.holds is True
