@@ -215,3 +215,30 @@ def test_directed_rounding_of_balls():
     assert lo < 1 / 3 < hi or (lo <= 1 / 3 <= hi and lo < hi)
     assert Fraction(lo) < Fraction(1, 3) < Fraction(hi)
     assert float_down(arb(0.5)) == 0.5 == float_up(arb(0.5))
+
+
+# ------------------------------------------------------------------------------------ pinned (issue 9 mutants)
+def test_geometry_of_a_diagonal_instance_by_hand():
+    """Class +1 = {(½, ½), (3/2, −½)}, class −1 = {(−½, −½), (½, −3/2)}: both classes lie on the lines x₁ + x₂ = ±1,
+    so for l_2 (the default p) γ* = 1/√2 (hyperplane x₁ + x₂ = 0), D = ‖(1, −1)‖₂ = √2 and r = D/γ* = 2; for l_3
+    D = 2^{1/3}. Every certified bracket contains the hand value within 1e-8, and r's bracket is finite (γ_lo > 0)."""
+    X = np.array([[0.5, 0.5], [1.5, -0.5], [-0.5, -0.5], [0.5, -1.5]])
+    y = np.array([1, 1, -1, -1])
+    g = geometry(X, y)
+    h = 1 / math.sqrt(2)
+    assert g.uncertified is None
+    assert g.gamma_lo <= h + 1e-15 and h - 1e-8 <= g.gamma_lo and h <= g.gamma_hi + 1e-15 and g.gamma_hi <= h + 1e-8
+    assert g.D_lo <= math.sqrt(2) + 1e-15 and math.sqrt(2) - 1e-8 <= g.D_lo and g.D_hi <= math.sqrt(2) + 1e-8
+    assert 2 - 1e-8 <= g.r_lo <= 2 + 1e-12 and 2 - 1e-12 <= g.r_hi <= 2 + 1e-7
+    g3 = geometry(X, y, p=3.0)
+    assert g3.D_lo == pytest.approx(2 ** (1 / 3), abs=1e-8) and g3.D_hi == pytest.approx(2 ** (1 / 3), abs=1e-8)
+
+
+def test_scale_exponent_leaves_moderate_scales_alone():
+    """Data are rescaled by 2^k (k the binary exponent of max|x|) only when |k| > 16: 1.5·2^16 has k = 17,
+    1.5·2^15 has k = 16 (left alone), 1.5·2^−17 has k = −16 (alone), 1.5·2^−18 has k = −17."""
+    from learners.maxmargin import scale_exponent
+
+    assert scale_exponent(np.array([1.5 * 2.0 ** 16])) == 17 and scale_exponent(np.array([1.5 * 2.0 ** 15])) == 0
+    assert scale_exponent(np.array([1.5 * 2.0 ** -17])) == 0 and scale_exponent(np.array([-1.5 * 2.0 ** -18])) == -17
+    assert scale_exponent(np.zeros(3)) == 0 and scale_exponent(np.zeros(0), np.array([3.0])) == 0

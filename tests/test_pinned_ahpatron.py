@@ -466,3 +466,54 @@ def test_ahp_t6_no_halving_witness_by_hand():
     assert_close(r.rhs, 0.8 + 0.4625 * 0.8 / 0.5 - 6 * 0.04 * 4 / 0.2, "rhs")
     assert_close(r.rhs, -3.26, "rhs digits")
     assert r.holds is False
+
+
+@pytest.mark.claim("AHP-PROJ")
+@pytest.mark.parametrize("kw", [{}, {"U": 2.0, "eps": 0.9}])  # c_t U = 0.6·√6/4 ≈ 0.37 < 1, and 0.6·2 = 1.2 > 1
+def test_ahp_proj_score_by_hand(kw):
+    """AHP-PROJ's lhs is max over halving rounds of max{residual/1e-8, |‖f̄_t‖ − c_tU| / (1e-9·max(1, c_tU))}, from
+    the trace columns; recomputed here from the learner's own run (B = 6) with c_t = 0.6 and U = √B/4 (the preset)
+    or U = 2, where the norm tolerance is relative (1.2e-9) instead of absolute (1e-9)."""
+    X, y = _seq(80, seed=4)
+    params = {"B": 6, **kw}
+    U = kw.get("U", math.sqrt(6) / 4)
+    tr = learners.make("ahpatron", kernel=GAUSS, **params).run(X, y)
+    h = np.asarray(tr["halving"], bool)
+    assert h.any()
+    cu = np.asarray(tr["cU"], float)[h]
+    assert np.allclose(cu, 0.6 * U, rtol=1e-15)
+    res = np.asarray(tr["proj_residual"], float)[h]
+    err = np.abs(np.asarray(tr["fbar_norm"], float)[h] - cu)
+    scale = max(1.0, 0.6 * U)
+    want = max(max(r / 1e-8, e / (1e-9 * scale)) for r, e in zip(res, err))
+    p = check("AHP-PROJ", X, y, kernel=GAUSS, params=params)
+    assert p.lhs == pytest.approx(want, rel=1e-12) and p.rhs == 1.0 and p.holds is True
+    assert p.terms["norm tolerance"] == pytest.approx(1e-9 * scale, rel=1e-15)
+
+
+@pytest.mark.claim("AHP-T4")
+@pytest.mark.claim("AHP-T6")
+def test_ahp_open_parameter_ends():
+    """Theorem 4 needs ε < 1 strictly (ε = 1 is a valid learner parameter, refused by the theorem); AHP-T6's grid of
+    ζ has at most 1000 points (1001 refused by the declaration)."""
+    from bounds.base import ClaimParamError
+
+    X, y = _seq(10)
+    with pytest.raises(PreconditionError, match="3U/sqrt"):
+        check("AHP-T4", X, y, kernel=GAUSS, params={"B": 64, "eps": 1.0})
+    with pytest.raises(ClaimParamError, match=r"zeta_grid must be an integer in \[2, 1000\]"):
+        # (preset thm4: c_t = 0.6 would fail a later hypothesis at once, were the grid size accepted)
+        check("AHP-T6", X, y, kernel=GAUSS, params={"zeta": "all", "zeta_grid": 1001, "preset": "thm4"})
+
+
+@pytest.mark.claim("AHP-T6")
+def test_ahp_t6_run_mode_without_halving_uses_the_zeta_zero_limit():
+    """The witness instance of the previous test with ζ = 'run': no halving, so ζ_run is undefined and the limit
+    ζ = 0 is used: a_0 = ¼·0.2/4 = 0.0125 and rhs = 0.8 + 0.0125·0.8/0.5 + (1 − 0)/0.5·0.04·4/0.2 = 2.42."""
+    params = {"B": 16, "preset": "experiments", "U": 0.2, "lam": 0.025, "eps": 0.9, "zeta": "run", "gamma": 0.5}
+    g = Comparator(np.array([[1.0]]), [-0.2], "linear")
+    r = check("AHP-T6", np.array([[1.0]]), np.array([-1]), kernel="linear", params=params, comparator=g.expansion)
+    assert r.lhs == 1
+    assert_close(r.rhs, 0.8 + 0.0125 * 0.8 / 0.5 + 2 * 0.04 * 4 / 0.2, "rhs")
+    assert_close(r.rhs, 2.42, "rhs digits")
+    assert r.holds is True

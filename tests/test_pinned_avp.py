@@ -91,3 +91,33 @@ def test_eps_window_is_open_at_half_lambda():
     # x_2 ⊥ x_1: round 2 in M' too, f_3 = (x_1 − 1.19x_2)/‖·‖ has norm 1. At f = 0: L_T = 2, Σ_{M'} λ/2 = 1.19 and
     # δ_1 = 0 − 1, δ_2 = 1 − 1, so rhs = 2 − 1/(2·1.19) + 1.19
     assert r.lhs == 2 and r.rhs == pytest.approx(2 - 1 / 2.38 + 1.19, abs=1e-12)
+
+
+def test_parameter_match_tolerance_is_relative():
+    """avp.close matches a learner parameter to a prescribed value up to REL = 1e-12 relative (absolute below 1):
+    1000 against 1000 + 1e-10 (relative 1e-13, e.g. √B·U computed in another order) matches; 1 against 1 + 1e-11 and
+    1000 against 1000 + 1e-8 do not."""
+    assert avp.REL == 1e-12
+    assert avp.close(1000.0, 1000.0 + 1e-10) and avp.close(1000.0 + 1e-10, 1000.0)
+    assert avp.close(0.5, 0.5 + 5e-13) and avp.close(-2.0, -2.0)
+    assert not avp.close(1.0, 1.0 + 1e-11) and not avp.close(1000.0, 1000.0 + 1e-8)
+
+
+def test_auer_lemma_pinned_with_positive_xi():
+    """ACG-L2 at ξ = 1, l = (3, 0, 5): Σ l_t/√(ξ + Σ_{τ≤t} l_τ) = 3/2 + 0 + 5/3 = 19/6 and 2√9 − 2√1 = 4 (exact
+    rationals); the slack 5/6 is asserted, so a wrong coefficient of √ξ (or of √(ξ + Σ l)) shows. A near-tight
+    instance: one term l = 1/100 on ξ = 1 gives lhs = 0.01/√1.01 and rhs = 2√1.01 − 2, slack ≈ 2.48e-5 (≈ l²/4)."""
+    from fractions import Fraction
+
+    r = check("ACG-L2", params={"l": [3.0, 0.0, 5.0], "xi": 1.0})
+    assert float(r.lhs) == pytest.approx(float(Fraction(19, 6)), abs=1e-14)
+    assert float(r.rhs) == pytest.approx(4.0, abs=1e-14) and r.holds is True
+    assert float(r.rhs) - float(r.lhs) == pytest.approx(5 / 6, abs=1e-14)
+    r = check("ACG-L2", params={"l": [0.01], "xi": 1.0})
+    import mpmath
+    with mpmath.workdps(40):
+        lhs = mpmath.mpf("0.01") / mpmath.sqrt(mpmath.mpf("1.01"))
+        rhs = 2 * mpmath.sqrt(mpmath.mpf("1.01")) - 2
+    assert float(r.lhs) == pytest.approx(float(lhs), rel=1e-13) and float(r.rhs) == pytest.approx(float(rhs), rel=1e-12)
+    assert 2.47e-5 < float(rhs - lhs) < 2.48e-5 and float(r.rhs) - float(r.lhs) == pytest.approx(float(rhs - lhs), rel=1e-6)
+    assert r.holds is True

@@ -278,6 +278,7 @@ def test_pom_l3_values_by_hand():
     r = check("POM-L3", params={"sigma": [2.0]})
     assert_close(r.lhs, math.sqrt(2), "lhs")
     assert_close(r.rhs, 4.0, "rhs")
+    assert r.tolerance == pytest.approx(1e-30 + 1e-40 * 4.0, rel=1e-14, abs=0)  # the reported tolerance: 1e-30 + 1e-40·rhs
 
 
 @pytest.mark.claim("POM-L4")
@@ -532,3 +533,61 @@ def test_eq10_blocks_and_defect_counts_by_hand():
     d = eq10_defects(trace)
     assert d["blocks (t_j, t_j+1, max delta)"] == [(1, 4, 3.0), (4, 7, 0.0)]  # (t_j, t_{j+1}, block max), 1-based
     assert (d["future rounds"], d["undefined rounds"], d["halvings"]) == (2, 3, 2)
+
+
+def test_eq16_negativity_by_hand():
+    """−min of the printed eq. 16's p_i over removal rounds and its 1-based round: p_min_raw = (0.5, −0.2, NaN,
+    −0.7, 0.1) gives 0.7 at round 4 (NaN rounds had no removal); a trace without the column (BOGD) or with no
+    removal gives (0, −1)."""
+    from bounds.bogd import eq16_negativity
+
+    nan = float("nan")
+    assert eq16_negativity({"p_min_raw": [0.5, -0.2, nan, -0.7, 0.1]}) == (pytest.approx(0.7, abs=0), 4)
+    assert eq16_negativity({"p_min_raw": [0.5, 0.25]}) == (-0.25, 2)  # no negative p_i: the largest −p_i
+    assert eq16_negativity({"p_min_raw": [nan, nan]}) == (0.0, -1)
+    assert eq16_negativity({}) == (0.0, -1)
+
+
+@pytest.mark.claim("INTERLACE")
+@pytest.mark.parametrize("shift, want", [(+0.5, 0.5), (-1.0, 0.25)])
+def test_interlace_detects_an_injected_violation(monkeypatch, shift, want):
+    """Fault injection: the eigenvalues of every principal submatrix of order m < T are moved by `shift`. Instance:
+    K = diag(1, 1/4) (x_1 = (1, 0), x_2 = (0, 1/2), linear), no random subsets, POMD's support {x_1}: μ_1 = 1 + ½
+    breaks μ_1 ≤ λ_1 = 1 by ½; μ_1 = 1 − 1 = 0 breaks λ_2 = ¼ ≤ μ_1 by ¼. The reported lhs is that worst violation
+    and the verdict is violated (unmoved, lhs is 0 up to rounding and the claim holds)."""
+    real = np.linalg.eigvalsh
+
+    def moved(A):
+        ev = real(A)
+        return ev + shift if A.shape[0] < 2 else ev
+
+    X = np.array([[1.0, 0.0], [0.0, 0.5]])
+    y = np.array([1, -1])
+    assert check("INTERLACE", X, y, kernel="linear", params={"random_subsets": 0}).holds is True
+    monkeypatch.setattr(np.linalg, "eigvalsh", moved)
+    r = check("INTERLACE", X, y, kernel="linear", params={"random_subsets": 0})
+    assert r.lhs == pytest.approx(want, abs=1e-12) and r.rhs == 0.0 and r.holds is False
+    assert r.terms["worst order m"] == 1
+
+
+@pytest.mark.claim("INTERLACE")
+def test_interlace_sees_a_violation_at_the_last_index():
+    """Fault injection at order m = 2 < T = 3 only: the smallest eigenvalue of each 2×2 principal submatrix is raised
+    by ½. K = diag(1, 1/4, 1/16) (orthogonal points of norms 1, ½, ¼), POMD keeps all three (orthogonal, hence
+    never dependent), so the prefix {x_1, x_2} has μ = (1, ¼ + ½): μ_2 − λ_2 = ½ (while μ_1 − λ_1 = 0). The worst
+    violation is taken over every index i, not only i = 1: lhs = ½, at order 2."""
+    real = np.linalg.eigvalsh
+
+    def moved(A):
+        ev = np.array(real(A), float)
+        if A.shape[0] == 2:
+            ev[0] += 0.5  # eigvalsh: ascending order
+        return ev
+
+    X = np.diag([1.0, 0.5, 0.25])
+    y = np.array([1, -1, 1])
+    monkeypatch_ctx = pytest.MonkeyPatch.context
+    with monkeypatch_ctx() as mp:
+        mp.setattr(np.linalg, "eigvalsh", moved)
+        r = check("INTERLACE", X, y, kernel="linear", params={"random_subsets": 0})
+    assert r.lhs == pytest.approx(0.5, abs=1e-12) and r.holds is False and r.terms["worst order m"] == 2

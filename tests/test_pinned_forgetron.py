@@ -730,3 +730,82 @@ def test_oracle_zero_radius_is_exact():
     """min over ‖f‖ ≤ 0 of c_L·L_T(f) is c_L·T (f = 0), and its certified lower bound is the same number."""
     res = oracle.HingeOracle(np.array([E1, E2, -E1]), np.array([1, -1, 1]), "linear").minimise(2.0, 0.0, 0.0)
     assert res.value == 6.0 and res.lower == 6.0
+
+
+# ------------------------------------------------------------------ ball-arithmetic rows (issue 9 mutants)
+@pytest.mark.claim("FGT-L7")
+def test_fgt_l7_certified_rows_by_hand():
+    """The exact algebra of FGT-L7's certified rows (ForgetronLemma7._certified_rows), one round of each J-set:
+    U = 2, cap c = 9/10, rounds 1 (J1: Φ = 1), 3 (J2: ‖f'‖ = 1 ≤ U, Φ = c), 4 (J3: ‖f'‖ = 3 > U, Φ = 3c/2). By hand:
+    Lemma 7's row is n₂₃/32 + U² ln(U/‖f'_4‖) = 2/32 + 4 ln(2/3) ≤ M/32 = 3/32, its slack 1/32 − 4 ln(2/3); eq. 37
+    has rows (c ≤ 1), (Φ ≤ Φ, slack exactly 0) and (c ≤ 3c/2)."""
+    import mpmath
+    from types import SimpleNamespace
+
+    from learners import numeric as nm
+
+    with mpmath.workdps(60):
+        want_lhs = mpmath.mpf(2) / 32 + 4 * mpmath.log(mpmath.mpf(2) / 3)
+        want_slack = mpmath.mpf(3) / 32 - want_lhs
+    with nm.ball_arithmetic(128):
+        U, cap = nm.scalar(2), nm.scalar(0.9)
+        checks = forgetron.Checks()
+        J = np.array([True, False, True, True])
+        Phi = np.array([nm.scalar(1), cap, cap * 3 / U], dtype=object)
+        norm_prime = np.array([nm.scalar(5), nm.scalar(1), nm.scalar(3)], dtype=object)
+        forgetron.ForgetronLemma7._certified_rows(checks, SimpleNamespace(U=U), J, Phi, norm_prime, cap, 3)
+        rows = [(r[1], r[2], nm.lower(r[0]), nm.upper(r[0]), nm.lower(r[3]), nm.upper(r[3]), nm.lower(r[4]),
+                 nm.upper(r[4])) for r in checks.rows]
+    assert [(r[0], r[1]) for r in rows] == [("eq. 37", 1), ("eq. 37", 3), ("eq. 37", 4), ("Lemma 7", 0)]
+    name, t, s_lo, s_hi, l_lo, l_hi, r_lo, r_hi = rows[3]
+    assert mpmath.mpf(l_lo) <= want_lhs <= mpmath.mpf(l_hi) and l_hi - l_lo < 1e-15
+    assert r_lo == r_hi == 3 / 32
+    assert mpmath.mpf(s_lo) <= want_slack <= mpmath.mpf(s_hi) and s_hi - s_lo < 1e-15
+    assert rows[1][2] == rows[1][3] == 0.0  # J2: both sides the same ball, slack exactly 0
+    assert rows[0][2] == pytest.approx(0.1, abs=1e-15) and rows[2][2] == pytest.approx(0.45, abs=1e-15)
+
+
+@pytest.mark.claim("PER-L1")
+def test_per_l1_identity_is_never_certified_in_balls():
+    """PER-L1's eq. 4 is an identity: in ball arithmetic its two sides agree within their radii (no row is broken
+    for certain), which proves nothing, so the certificate is inconclusive and names the identity; the row it
+    reports is the closest non-identity row."""
+    X, y = tiny_sequence(8, seed=1, noise=0.3)
+    r = check("PER-L1", X, y, kernel="linear", certify=True)
+    c = r.certificate
+    assert r.holds is True and c.holds is None
+    assert "instance(s) of the identity eq. 4 agree within" in c.reason
+    assert c.lhs[1] <= c.rhs[0]  # the reported row is PER-L1's inequality (eq. 5), which holds for certain
+
+
+@pytest.mark.claim("FGT-L3")
+def test_shrink_lemma_without_its_rounds_is_vacuous():
+    """FGT-L3 on a run of short points (x/16, B = 10): ‖f'_t‖ stays far below U, so no round has φ‖f'‖ ≥ U (J1):
+    no instance, lhs = rhs = 0 with the reason noted (a vacuous run is not a violation)."""
+    X, y = tiny_sequence(4, seed=1)
+    r = check("FGT-L3", X / 16, y, kernel="linear", learner="forgetron-basic", params={"B": 10})
+    assert r.lhs == 0.0 and r.rhs == 0.0 and r.holds is True and r.terms["instances checked"] == 0
+    assert any("no round of the set Lemma 3 is about occurred" in n for n in r.notes)
+
+
+@pytest.mark.claim("FGT-PHI")
+def test_feasible_bracket_when_phi_one_is_feasible():
+    """eq. 42 with φ = 1 feasible: Ψ(σ, μ) + Q ≤ 15/32·M at σ = 0.1, μ = 0, Q = 0, M = 10 (Ψ(λ, μ) = λ² + 2λ − 2λμ
+    = 0.21 ≤ 4.6875): the bracket is the point (1, 1), not an interval reaching down to 0; with σ = 1, μ = 0, Q = 0,
+    M = 1, Ψ(φ, 0) = φ² + 2φ ≤ 15/32 has the root φ* = −1 + √(1 + 15/32), bracketed within 1e-12."""
+    assert forgetron_tuned.feasible_bracket(0.1, 0.0, 0.0, 10) == (1.0, 1.0)
+    lo, hi = forgetron_tuned.feasible_bracket(1.0, 0.0, 0.0, 1)
+    root = -1 + math.sqrt(1 + 15 / 32)
+    assert lo <= root + 1e-15 and hi >= root - 1e-15 and hi - lo < 1e-12
+
+
+@pytest.mark.claim("FGT-Q")
+def test_interval_verdict_rule():
+    """Kind-E verdict: violated only when the interval's lower end exceeds rhs + tol; holds when its upper end is
+    ≤ rhs_lower + tol; inconclusive between (the tolerance widens the inconclusive band, never a verdict)."""
+    iv = forgetron_tuned.interval_verdict
+    assert iv(2.0, 3.0, 1.0, 0.0, 0.5) is False      # 2 > 1.5
+    assert iv(1.0, 2.0, 0.9, 0.0, 0.2) is None       # 1 ≤ 0.9 + 0.2: not violated; 2 > 0.2: not proven
+    assert iv(1.5, 2.0, 1.0, 0.0, 0.5) is None       # low = rhs + tol exactly: not violated
+    assert iv(0.0, 1.0, 5.0, 0.9, 0.1) is True       # high = rhs_lower + tol exactly: holds
+    assert iv(0.0, 1.0, 5.0, 0.8, 0.1) is None

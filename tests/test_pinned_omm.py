@@ -402,3 +402,139 @@ def test_omm_k2_compares_closed_form_and_eq5_with_no_slack(monkeypatch):
     monkeypatch.setattr(omm_kappa, "kappa_circ_numeric", lambda d, e, *a, **k: (math.sqrt(0.84) + 0.01, {}))
     r = check("OMM-K2", params={"delta": 0.5, "eta": 0.2})
     assert r.lhs == pytest.approx(0.01, abs=1e-12) and r.holds is False
+
+
+# ------------------------------------------------------------------- κ∘ numerics and ball path (issue 9 mutants)
+@pytest.mark.claim("OMM-K2")
+@pytest.mark.parametrize("delta, eta, want", [
+    (0.8, 0.3, math.sqrt(1 - 0.09 / 0.64)),   # η ≤ δ²
+    (0.5, 0.3, math.sqrt(1 + 0.25 - 0.6)),    # δ² < η ≤ δ
+    (0.5, 0.5, 0.5),                          # η = δ: the only feasible ℓ is δ itself (the last grid row)
+    (0.7, 0.7, 0.3),                          # η = δ: √(1 + 0.49 − 1.4)
+    (1.0, -0.4, 1.0),                         # η < 0
+])
+def test_kappa_circ_numeric_l2_by_hand(delta, eta, want):
+    """eq. 5 maximised numerically (l_2) against §5.1's value computed here; the value is attained at an explicit
+    feasible (u, z), so it is a lower bound: never above the hand value, and within 1e-9 of it."""
+    val, wit = omm_kappa.kappa_circ_numeric(delta, eta)
+    assert want - 1e-9 <= val <= want + 1e-12
+    z = np.array(wit["z"])
+    assert float(np.linalg.norm(z)) <= delta * (1 + 1e-12) and z[0] >= eta - 1e-12  # feasible: ‖z‖ ≤ δ, uᵀz ≥ η
+
+
+def test_kappa_circ_numeric_lp_without_a_feasible_start():
+    """p = 3 with no multistart (starts = 0): nothing is found, so nothing is claimed (−∞) unless η ≤ 0, where
+    z = 0 is feasible and certifies κ∘ ≥ min_β ‖u‖ = 1."""
+    val, wit = omm_kappa.kappa_circ_numeric(0.5, 0.2, p=3.0, starts=0)
+    assert val == -math.inf and wit == {"reason": "no feasible start found"}
+    val, wit = omm_kappa.kappa_circ_numeric(0.5, 0.9, p=3.0, starts=0)  # infeasible by Hölder (η > δ) anyway
+    assert val == -math.inf
+    val, wit = omm_kappa.kappa_circ_numeric(0.5, 1.0 - 0.5, p=3.0, d=3, starts=0)
+    assert val == -math.inf
+    val, wit = omm_kappa.kappa_circ_numeric(0.5, -0.1, p=3.0, d=3, starts=0)
+    assert val == 1.0 and wit == {"u": [1.0, 0.0, 0.0], "z": [0.0, 0.0, 0.0]}
+    val, wit = omm_kappa.kappa_circ_numeric(0.5, 0.0, p=3.0, d=2, starts=0)
+    assert val == 1.0 and wit == {"u": [1.0, 0.0], "z": [0.0, 0.0]}
+
+
+def test_kappa_circ_closed_in_balls_encloses_the_hand_values():
+    """The ball branch of the closed form (certified replays): √(1 − η²/δ²) at (0.8, 0.3) and √(1 + δ² − 2η) at
+    (0.5, 0.4) enclose the exact values (computed here in 50-digit mpmath from the exact binary inputs), width
+    under 1e-15."""
+    import mpmath
+
+    from learners import numeric as nm
+
+    with mpmath.workdps(50):
+        d1, e1, d2, e2 = (mpmath.mpf(v) for v in (0.8, 0.3, 0.5, 0.4))
+        w1 = mpmath.sqrt(1 - e1 * e1 / (d1 * d1))
+        w2 = mpmath.sqrt(1 + d2 * d2 - 2 * e2)
+    with nm.ball_arithmetic(128):
+        b1 = kappa_circ_closed(nm.scalar(0.8), nm.scalar(0.3))
+        b2 = kappa_circ_closed(nm.scalar(0.5), nm.scalar(0.4))
+        ends = [(nm.lower(b), nm.upper(b)) for b in (b1, b2)]
+    for (lo, hi), w in zip(ends, (w1, w2)):
+        assert mpmath.mpf(lo) <= w <= mpmath.mpf(hi) and hi - lo < 1e-15
+
+
+def test_table1_iterations_at_q_equal_one():
+    """Table 1's iteration bound: q = r/(1 − φ) = 1 exactly (r = φ = 1/2) is in the case 1 ≤ q < √2:
+    2 + 2 log(γ₃/γ*)/(−log(φ + r²/4)) = 2 + 2 log 3/(−log(9/16))."""
+    assert_close(table1_iterations(0.5, 0.5, 6.0, 2.0), 2 + 2 * math.log(3) / -math.log(9 / 16), "q = 1")
+
+
+# ----------------------------------------------------------------------- parameter declarations (issue 9 mutants)
+def test_r_boundary_points_are_the_regime_edges():
+    """The search's boundary points for r: 1, √2, ½ always; with φ = ½ also the edges r = 1 − φ, √2(1 − φ) and
+    √(2(1 − φ)) of the §5.1 display / κ's closed form (½, √2/2, 1) and the midpoints between consecutive ones."""
+    h = math.sqrt(2) / 2
+    want = [1.0, math.sqrt(2), 0.5, 0.5, h, 1.0, (0.5 + h) / 2, (h + 1.0) / 2]
+    assert omm._r_regimes({"phi_s": 0.5}) == pytest.approx(want, abs=1e-15)
+    assert omm._r_regimes({"phi_t": 0.0}) == pytest.approx([1.0, math.sqrt(2), 0.5, 1.0, math.sqrt(2),
+                                                            (1.0 + math.sqrt(2)) / 2], abs=1e-15)
+    assert omm._r_regimes({}) == pytest.approx([1.0, math.sqrt(2), 0.5], abs=1e-15)
+    assert omm._r_regimes({"phi_s": 1.0}) == pytest.approx([1.0, math.sqrt(2), 0.5], abs=1e-15)  # no edge at φ = 1
+    assert 2.0 in omm.P_PARAM.boundary  # the l_2 case (the closed forms) is always among the searched p
+
+
+def test_l43_dimension_is_bounded():
+    """OMM-L43's numerical maximisation runs in dimension d ∈ [1, 50]: d = 51 is refused by the declaration."""
+    from bounds.base import ClaimParamError
+
+    with pytest.raises(ClaimParamError, match=r"d must be an integer in \[1, 50\]"):
+        check("OMM-L43", params={"delta": 0.5, "eta": 0.2, "p": 3.0, "d": 51})
+    with pytest.raises(ClaimParamError, match="d must be an integer"):
+        check("OMM-L43", params={"delta": 0.5, "eta": 0.2, "p": 3.0, "d": 0})
+
+
+@pytest.mark.claim("OMM-L42")
+def test_a_stopped_learner_is_inconclusive_with_zero_sides(monkeypatch):
+    """If the float run stops on v₊ = v₋ although the classes are certified separable, OMM-L42 reports no numbers
+    (lhs = rhs = 0) and an inconclusive verdict naming the stop, never a verdict."""
+    def stop(self, vp, vm, t_alg):
+        raise ValueError(f"{self.name}: v+ = v- at t = {t_alg}: the sequence is not linearly separable (forced)")
+
+    monkeypatch.setattr(_omm.OnlineMaxMargin, "_set_certificates", stop)
+    X = np.array([[1.0, 0.0], [-1.0, 0.0], [1.0, 0.5]])
+    y = np.array([1, -1, 1])
+    r = check("OMM-L42", X, y, kernel="linear", learner="omm-efficient")
+    assert r.lhs == 0.0 and r.rhs == 0.0 and r.holds is None
+    assert r.verdict == "inconclusive" and len(r.notes) == 1
+    assert r.notes[0].startswith("inconclusive: the classes are certified separable, yet the float run reached "
+                                 "v+ = v-; the learner stopped: ") and r.notes[0].endswith("(forced)")
+
+
+@pytest.mark.claim("OMM-TAB1")
+def test_table1_symbolic_at_q_equal_one():
+    """Table 1's second column, symbolic mode, at q = r/(1 − φ) = 1 exactly (r = φ = 1/2): the printed case
+    1 ≤ q < √2 gives φ + r²/4 = 9/16, which equals the closed form's κ² there, so lhs = |printed − true| = 0."""
+    r = check("OMM-TAB1", *DUMMY, params={"mode": "symbolic", "r": 0.5, "phi_t": 0.5})
+    assert str(Fraction(1, 2) + Fraction(1, 2) ** 2 / 4) == r.terms["printed"] == "9/16"  # φ + r²/4
+    assert r.lhs == 0.0 and r.rhs == 0.0 and r.holds is True
+
+
+def test_lp_range_is_self_dual():
+    """p ∈ [20/19, 20]: the dual exponent q = p/(p − 1) of the lower end is the upper end, so p and q both stay in
+    the range; p = 1.03 (in (1, 20/19)) is refused by the learner's declaration, p = 20/19 accepted."""
+    assert Fraction(_omm.P_MIN).limit_denominator(100) == Fraction(20, 19) and _omm.P_MAX == 20.0
+    assert _omm.P_MIN / (_omm.P_MIN - 1) == pytest.approx(20.0, rel=1e-14)
+    with pytest.raises(ValueError, match=r"p must be a finite number in \[1.05263, 20\]"):
+        learners.make("omm-efficient", kernel="linear", p=1.03)
+    learners.make("omm-efficient", kernel="linear", p=20 / 19)
+
+
+def test_translation_gap_reports_the_largest_coordinate_gap():
+    """translation_gap on a learner that is not translation invariant (the Perceptron with bias, u = (5, 0)): the
+    reported w gap is the largest coordinate of |w − w'| of the two final hypotheses (4.0 here, while the other
+    coordinate differs by 0.2), and b's gap is |b − wᵀu − b'|, both recomputed here from two independent runs."""
+    X = np.array([[1.0, 0.2], [-0.8, 0.1], [0.9, -0.3], [-1.0, -0.2]])
+    y = np.array([1, -1, 1, -1])
+    u = np.array([5.0, 0.0])
+    h1 = learners.make("perceptron-bias", kernel="linear").run(X, y).final
+    h2 = learners.make("perceptron-bias", kernel="linear").run(X + u, y).final
+    d = np.abs(np.asarray(h1.w, float) - np.asarray(h2.w, float))
+    assert d.max() > 10 * d.min()  # the two coordinates differ by different amounts
+    gap = omm.translation_gap("perceptron-bias", X, y, u)
+    assert gap["w_gap"] == pytest.approx(float(d.max()), abs=1e-12)
+    assert gap["b_gap"] == pytest.approx(abs(float(h1.b) - float(np.asarray(h1.w) @ u) - float(h2.b)), abs=1e-12)
+    assert gap["scale"] == 1 + 1.0 + 5.0

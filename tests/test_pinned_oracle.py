@@ -320,3 +320,75 @@ def test_monotone_tail_cell_is_bounded_by_rhs_at_zero_loss():
         res = HingeOracle(X, y, "linear").minimise_monotone(lambda L, s: 100 * L + s * s, lhs=3.0)
         lo, hi = nm.lower(res.lower), nm.upper(res.lower)
     assert lo == hi == 4.0
+
+
+# ------------------------------------------------------------------------------- solver plumbing (issue 9 mutants)
+def test_scs_fallback_alone_reaches_the_hand_value(monkeypatch):
+    """SCS is the fallback when Clarabel fails; with only SCS configured (its own tight tolerances of SOLVERS) the
+    min-loss value at U = 1/2 is still the hand value 2 − √5/2 to 1e-6, upper value and certified lower bound alike
+    (a loosened SCS tolerance stops after a few iterations, far from it)."""
+    import bounds.oracle as oracle
+
+    monkeypatch.setattr(oracle, "SOLVERS", tuple(s for s in oracle.SOLVERS if s[0] == "SCS"))
+    res = HingeOracle(X2, Y2, "linear").min_loss(0.5)
+    exact = 2 - R5 * 0.5
+    assert res.solver.startswith("SCS")
+    assert res.value == pytest.approx(exact, abs=1e-6) and res.lower == pytest.approx(exact, abs=1e-6)
+    assert res.lower <= res.value
+
+
+def test_eigenvalues_below_the_relative_cutoff_are_dropped():
+    """K = diag(1, 1e-12) (x_2 = (0, 1e-6)): 1e-12 < EIG_RTOL·λ_max = 1e-10, so the factor R keeps one direction;
+    K = diag(1, 1e-8) keeps both. The eigenvalues of a diagonal K are exact, so the count is deterministic."""
+    y = np.array([1, -1])
+    assert HingeOracle.EIG_RTOL == 1e-10
+    assert HingeOracle(np.array([[1.0, 0.0], [0.0, 1e-6]]), y, "linear").R.shape == (1, 2)
+    assert HingeOracle(np.array([[1.0, 0.0], [0.0, 1e-4]]), y, "linear").R.shape == (2, 2)
+
+
+def test_no_dual_point_certifies_nothing(monkeypatch):
+    """A solver answer without multipliers (dual values None) gives an upper value at the explicit comparator but
+    no certified lower bound: lower = −∞, never the upper value itself."""
+    import bounds.oracle as oracle
+
+    real = oracle.solve
+
+    def no_duals(prob, notes=None):
+        for label in real(prob, notes):
+            for c in prob.constraints:
+                c.save_dual_value(None)
+            yield label
+
+    monkeypatch.setattr(oracle, "solve", no_duals)
+    res = HingeOracle(X2, Y2, "linear").min_loss(0.5)
+    assert res.value == pytest.approx(2 - R5 * 0.5, abs=TOL)
+    assert res.lower == -math.inf and res.multipliers is None
+
+
+def test_a_solution_within_the_relative_gap_ends_the_search(monkeypatch):
+    """Clarabel's optimal answer is accepted when its gap is ≤ 1e-6·max(1, |value|): with c_L = 10⁶ (value
+    ≈ 8.8·10⁵, a gap of a few 1e-10 in absolute terms) the fallback solver is never consulted."""
+    import bounds.oracle as oracle
+
+    real, labels = oracle.solve, []
+
+    def counting(prob, notes=None):
+        for label in real(prob, notes):
+            labels.append(label)
+            yield label
+
+    monkeypatch.setattr(oracle, "solve", counting)
+    res = HingeOracle(X2, Y2, "linear").minimise(1e6, 0.0, 0.5)
+    assert res.value == pytest.approx(1e6 * (2 - R5 * 0.5), rel=1e-9) and res.gap <= 1e-6 * res.value
+    assert labels == ["CLARABEL (optimal)"]
+
+
+def test_monotone_tie_with_the_target_is_not_a_violation():
+    """rhs = L + 100‖f‖ is minimised by f = 0 with value 2 exactly. With lhs = 5/2 and tol = 1/2 the explicit value
+    equals lhs − tol: not below it, so the search does not stop at the first grid but refines the cell [0, b] until
+    its width falls under 1e-9·U; its lower bound L*(b) = 2 − √5·b then lies within 1e-8 of 2."""
+    res = HingeOracle(X2, Y2, "linear").minimise_monotone(lambda L, s: L + 100 * s, lhs=2.5, U=1.0, tol=0.5)
+    assert res.value == 2.0
+    assert 2 - 1e-8 <= res.lower <= 2.0
+    solves = int(res.notes[0].split(" with ")[1].split()[0])
+    assert solves > 13  # 0 plus the 12 radii of the first grid, then refinements
