@@ -319,8 +319,11 @@ def _admissible(k: str, v: Any, data: dict) -> bool:
         return v is None
     if k == "params":
         return v == {}
-    if k in ("X", "y"):
-        return v == [] and data["X" if k == "y" else "y"] == []
+    if k == "X":
+        return v == [] and data["y"] == []  # no value of the pool is a list of rows of numbers
+    if k == "y":  # a list of ±1 labels, one per row of X ([1] fits a one-round witness)
+        return (isinstance(v, list) and len(v) == len(data["X"])
+                and all(not isinstance(l, bool) and l in (1, -1) for l in v))
     if k in ("lhs", "rhs"):
         return v is None or isinstance(v, (int, float)) and not isinstance(v, bool)
     if k in ("found_by", "note"):

@@ -103,3 +103,14 @@ def _unguarded_check(check):
         ctx = Context(self, X, y, kernel, self.learner_for(learner), params or {}, comparator)
         return self.evaluate(ctx)
     return inner
+
+
+def test_the_witness_oracle_admits_a_label_list_that_fits():
+    """y = [1] is a valid label list for a one-round witness (OMM-S51-regime), not for a five-round one: the
+    oracle's expectation comes from the format, so a correct acceptance is not counted as silently wrong."""
+    one = {"X": [[0.5, 0.5]], "y": [1]}
+    five = {"X": [[0.0]] * 5, "y": [1, -1, 1, -1, 1]}
+    assert F._admissible("y", [1], one)
+    assert not F._admissible("y", [1], five)
+    assert not F._admissible("y", [True], one)
+    assert F._admissible("X", [], {"X": [], "y": []}) and not F._admissible("X", [1], one)
