@@ -30,6 +30,7 @@ from scipy import stats
 
 from learners import numeric as nm
 from learners import params as P
+from learners.base import run_seeds as learners_run_seeds
 from learners.realisations import realisations
 
 from .base import Claim, ClaimResult, Context, PreconditionError, tolerance
@@ -66,9 +67,10 @@ def mc_interval(values: np.ndarray, confidence: float) -> tuple[float, float, fl
 
 
 def run_seeds(ctx: Context, n: int) -> list:
-    """Traces of n independent runs (seeds 0..n−1 offset by the given seed)."""
+    """Traces of n independent runs (seeds 0..n−1 offset by the given seed; learners.base.run_seeds runs the rounds
+    before the first draw once)."""
     base = int(ctx.params.get("seed", 0))
-    return [ctx.make_learner(seed=base + 1000 * s).run(ctx.X, ctx.y) for s in range(n)]
+    return learners_run_seeds(ctx.make_learner, ctx.X, ctx.y, [base + 1000 * s for s in range(n)])
 
 
 def mc_result(ctx: Context, samples, rhs: float, rhs_lower: float, terms: dict, comparator: dict,

@@ -10,6 +10,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
 
 import bounds
 from bounds.oracle import HingeOracle
@@ -78,3 +80,38 @@ def test_screen_mode_verdicts_never_contradict_the_oracle(claim):
         # in screen mode the right side is an upper value and its lower end a certified lower bound
         assert quick.rhs >= full.rhs_lower - 1e-9 * max(1, abs(full.rhs))
     assert decided >= 6
+
+
+@st.composite
+def perceptron_candidates(draw):
+    """Short sequences for the Perceptron claims: few distinct points in the unit ball (repeats with either label make
+    the tight case, a mistake on every round, where lhs = min rhs at f = 0), any kernel of the hunt."""
+    d = draw(st.integers(1, 3))
+    pool = draw(st.lists(st.tuples(*[st.floats(-1, 1, allow_nan=False)] * d), min_size=1, max_size=4))
+    T = draw(st.integers(1, 12))
+    idx = draw(st.lists(st.integers(0, len(pool) - 1), min_size=T, max_size=T))
+    X = np.array([pool[i] for i in idx], dtype=float)
+    X /= np.maximum(1.0, np.linalg.norm(X, axis=1))[:, None]
+    y = np.array(draw(st.lists(st.sampled_from([-1, 1]), min_size=T, max_size=T)), dtype=np.int8)
+    return draw(st.sampled_from(["linear", "gaussian:sigma=1", "poly:degree=2"])), X, y
+
+
+@pytest.mark.parametrize("claim", ["PER-T1", "PER-T2"])
+@settings(max_examples=25)
+@given(cand=perceptron_candidates())
+def test_search_check_agrees_with_the_oracle(claim, cand):
+    """adversaries.search.Problem.check (quick screen, then the quick oracle in "exact" mode, cvxpy only where it
+    does not converge) gives the verdict and lhs of the plain check (cvxpy on every solve), and the two brackets
+    [certified lower bound, value at an explicit comparator] of min rhs intersect (tolerance 1e-9 relative)."""
+    from adversaries import search
+    from adversaries.spaces import SearchSpace
+
+    kernel, X, y = cand
+    calc = bounds.get(claim)
+    prob = search.Problem(claim, SearchSpace.for_claim(calc), {}, math.inf, search.HuntSummary(claim, None, 0.0), False)
+    fast = prob.check(search.Candidate(kernel, X, y, "perceptron", {}))
+    ref = calc.check(X, y, kernel=kernel, learner="perceptron", certify=False)
+    assert (fast.holds, fast.lhs) == (ref.holds, ref.lhs)
+    tol = 1e-9 * max(1.0, abs(ref.rhs))
+    assert fast.rhs >= ref.rhs_lower - tol and ref.rhs >= fast.rhs_lower - tol
+    event("tight (lhs = rhs)" if ref.lhs == ref.rhs else "holds" if ref.holds else f"holds = {ref.holds}")

@@ -103,9 +103,8 @@ def _own_draws(learner: Any) -> bool:
                for name in ("choose", "choose_uniform"))
 
 
-def run(learner: Any, X, y):
-    """The Trace of ``learner`` on the validated sequence (X, y) by the compiled path, or None when it does not
-    apply (the caller then runs the generic path)."""
+def _module(learner: Any):
+    """The module of this package that runs ``learner``, or None when the compiled path does not apply."""
     modname = RUNNERS.get(learner.name)
     if modname is None or getattr(learner, "observer", None) is not None or not _own_draws(learner):
         return None
@@ -114,5 +113,21 @@ def run(learner: Any, X, y):
 
     if kernel_args(learner.kernel) is None:
         return None
-    mod = importlib.import_module(f"{__name__}.{modname}")  # after _configure_cache: decorators pick the cache
-    return mod.run(learner, X, y)
+    return importlib.import_module(f"{__name__}.{modname}")  # after _configure_cache: decorators pick the cache
+
+
+def run(learner: Any, X, y):
+    """The Trace of ``learner`` on the validated sequence (X, y) by the compiled path, or None when it does not
+    apply (the caller then runs the generic path)."""
+    mod = _module(learner)
+    return None if mod is None else mod.run(learner, X, y)
+
+
+def run_seeds(learner: Any, X, y, seeds) -> "list | None":
+    """The Traces of ``learner`` reseeded with each of ``seeds`` (``learner`` is built with ``seeds[0]``) on the
+    validated sequence (X, y), the shared rounds run once (:mod:`.seeds`); None when no such path applies."""
+    if _module(learner) is None:
+        return None
+    from . import seeds as batch
+
+    return batch.run_seeds(learner, X, y, seeds)

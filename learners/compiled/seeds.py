@@ -1,0 +1,84 @@
+"""Many seeds of one randomised compiled learner on one sequence, the Monte Carlo runs of the kind-E claims (issue 10,
+item 4): the rounds before the learner's first draw are the same for every seed, so they run once.
+
+BOGD and BOGD++ (paper 002, Algorithm 1; learners/compiled/ogd.py) draw from their generator only on a removal round
+(kind "update+remove", the sampling step of eqs. 9-10). The first seed runs in full. When it has no removal round
+the run used no draw at all, so every seed gives the same run: the other seeds' Traces are copies of it with their
+own ``seed`` parameter. Otherwise, with t1 the number of rounds before its first removal, those rounds are
+deterministic and the expansion after them is the same for every seed: it is computed once (a run on those rounds)
+and each other seed runs the remaining rounds only, from a copy of it, with its own draws (every seed consumes its
+first draw on round t1 + 1). The suffix run numbers its rounds from 1, so the insertion rounds it records (``born``)
+and its removal rounds are shifted by t1 afterwards (OGD's rule never reads ``born``); columns are the prefix's
+followed by the suffix's.
+The Traces are those of ``make(seed=s).run(X, y)`` on the compiled path, bit for bit (tests/test_seeds.py).
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..trace import Trace
+from . import glue, ogd
+
+RANDOMISED = ("bogd", "bogd++")
+
+
+def _reseed(learner: Any, seed: int) -> None:
+    """The learner as ``make(..., seed=seed)`` builds it (reset() draws its generator from ``seed``)."""
+    learner.seed = seed
+    learner.params["seed"] = seed
+
+
+def _copy(E: Any) -> Any:
+    """A deep copy of a compiled expansion (a named tuple of arrays)."""
+    return type(E)(*(a.copy() for a in E))
+
+
+def _run_part(learner: Any, X: np.ndarray, y: np.ndarray, E: "Any | None", draws_T: int) -> tuple:
+    """Compiled rounds of ``learner`` (reset) on (X, y) from the expansion E (None: empty); returns (Run, E, log).
+    The draws are those of a run of ``draws_T`` rounds (a prefix of them is consumed)."""
+    r = glue.start_run(learner, X, y, ogd.SPEC)
+    args, log = ogd.arguments(learner, draws_T)
+    E = ogd._run(r.kc, r.kp, r.X, r.y, *args, r.E if E is None else E, *r.columns, *log)
+    return r, E, log
+
+
+def _joined(prefix: glue.Run, suffix: glue.Run, t1: int, X: np.ndarray, y: np.ndarray) -> glue.Run:
+    """The Run of the whole sequence from the Run of rounds < t1 and that of rounds ≥ t1 (0-based t1)."""
+    first = np.where(prefix.first >= 0, prefix.first, np.where(suffix.first >= 0, suffix.first + t1, -1))
+    cat = np.concatenate
+    return suffix._replace(X=X, y=y, T=len(y), ext=cat([prefix.ext, suffix.ext], axis=1), first=first,
+                           scores=cat([prefix.scores, suffix.scores]), kinds=cat([prefix.kinds, suffix.kinds]),
+                           sizes=cat([prefix.sizes, suffix.sizes]), norms=cat([prefix.norms, suffix.norms]))
+
+
+def _suffix_trace(learner: Any, X: np.ndarray, y: np.ndarray, t1: int, prefix: glue.Run, E0: Any) -> Trace:
+    """The Trace of ``learner`` (already reseeded) on (X, y), rounds < t1 (0-based) taken from the shared prefix."""
+    E = _copy(E0)
+    E.born[:int(E.ns[0])] -= t1  # the suffix run numbers round t1 + k + 1 as k + 1: shifted back below
+    r, E, log = _run_part(learner, X[t1:], y[t1:], E, len(y))
+    E.born[:int(E.ns[0])] += t1
+    log[2][:int(log[3][0])] += t1  # the removal rounds of the removal log
+    ogd.keep_removal_log(learner, log)
+    return glue.trace(learner, y, _joined(prefix, r, t1, X, y), ogd.KINDS, E)
+
+
+def run_seeds(learner: Any, X: np.ndarray, y: np.ndarray, seeds: Sequence[int]) -> "list[Trace] | None":
+    """[make(seed=s).run(X, y) for s in seeds] for BOGD/BOGD++ on the compiled path (module docstring); ``learner``
+    is the learner of ``seeds[0]`` and is reseeded in turn. None for another learner."""
+    if learner.name not in RANDOMISED:
+        return None
+    first = ogd.run(learner, X, y)
+    removal = first.is_kind("update+remove")
+    if not removal.any():  # no draw: every seed gives this run
+        return [first] + [dataclasses.replace(first, params={**first.params, "seed": s}, final=first.final.copy())
+                          for s in seeds[1:]]
+    t1 = int(np.argmax(removal))
+    prefix, E0, _ = _run_part(learner, X[:t1], y[:t1], None, len(y))
+    out = [first]
+    for s in seeds[1:]:
+        _reseed(learner, s)
+        out.append(_suffix_trace(learner, X, y, t1, prefix, E0))
+    return out
