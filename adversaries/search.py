@@ -19,7 +19,9 @@ sequence (symbolic, or one that builds its own data) is hunted over its paramete
 Every candidate is checked by the claim's own calculator, first with the quick oracle in screen mode
 (bounds.quick: certified dual bounds without cvxpy) and, unless that already certifies "holds", again with the
 full oracle in the quick oracle's "exact" mode: each solve is the dual ascent when it closes the gap to the
-acceptance of the cvxpy path (1e-6 relative, ``HingeOracle._solve_float``), else cvxpy itself. Tight candidates
+acceptance of the cvxpy path (1e-6 relative, ``HingeOracle._solve_float``), else cvxpy itself. When every solve of
+the screen already closed its gap before the iteration cap, that re-check would repeat the screen exactly
+(bounds.quick.quick_oracle, ``final``) and is skipped. Tight candidates
 (lhs equal to min rhs, e.g. PER-T2 with a mistake on every round) make the branch and bound spend its 40 solves;
 with cvxpy on each that was ~0.3 s per candidate, most of a PER-T2 hunt. One check gets at most max(2 s, 10 % of the hunt) CPU time (the first per learner and kernel family,
 which may compile, none): a slower candidate is dropped and counted under ``slow``. For a claim certified by
@@ -174,7 +176,7 @@ class Problem:
             res = self.calc.check(cand.X, cand.y, **kw)
         if stats["quick"]:
             self.summary.screened += 1
-            if res.holds is not True:
+            if res.holds is not True and stats["final"] < stats["quick"]:  # else the re-check repeats the screen
                 with quick_oracle("exact", iters=RECHECK_ITERS):  # cvxpy only where the ascent does not converge
                     res = self.calc.check(cand.X, cand.y, **kw)
         return res

@@ -115,3 +115,27 @@ def test_search_check_agrees_with_the_oracle(claim, cand):
     tol = 1e-9 * max(1.0, abs(ref.rhs))
     assert fast.rhs >= ref.rhs_lower - tol and ref.rhs >= fast.rhs_lower - tol
     event("tight (lhs = rhs)" if ref.lhs == ref.rhs else "holds" if ref.holds else f"holds = {ref.holds}")
+
+
+@pytest.mark.parametrize("claim,learner", [("PER-T2", "perceptron"), ("BOGD-E14", "bogd")])
+@settings(max_examples=20)
+@given(cand=perceptron_candidates(), iters=st.sampled_from([3, 25]))
+def test_final_screen_solves_are_what_exact_mode_returns(claim, learner, cand, iters):
+    """When every quick solve of a screen settled before its cap (stats["final"]), the check in "exact" mode with a
+    larger cap returns the same numbers exactly: adversaries.search skips that re-check on this ground."""
+    kernel, X, y = cand
+    calc = bounds.get(claim)
+    kw = dict(kernel=kernel, learner=learner, certify=False, params={"seeds": 3} if claim == "BOGD-E14" else {})
+    try:
+        with quick_oracle("screen", iters=iters) as stats:
+            screen = calc.check(X, y, **kw)
+    except bounds.base.PreconditionError:
+        return
+    with quick_oracle("exact", iters=400):
+        exact = calc.check(X, y, **kw)
+    assert stats["final"] <= stats["converged"] <= stats["quick"]
+    same = (screen.holds, screen.lhs, screen.rhs, screen.rhs_lower) == (exact.holds, exact.lhs, exact.rhs,
+                                                                         exact.rhs_lower)
+    if stats["final"] == stats["quick"]:
+        assert same
+    event(f"all final: {stats['final'] == stats['quick']}, same: {same}")
