@@ -256,10 +256,11 @@ def shared_seeds() -> bool:
     return os.environ.get("BOUNDLAB_SHARED_SEEDS", "1").strip().lower() not in ("0", "false", "no", "off")
 
 
-def run_seeds(make: Any, X: Any, y: Any, seeds: "list[int]") -> list[Trace]:
+def run_seeds(make: Any, X: Any, y: Any, seeds: "list[int]", columns: "tuple[str, ...] | None" = None) -> list:
     """``[make(seed=s).run(X, y) for s in seeds]`` (the Monte Carlo runs of an expectation claim), equal Trace for
     Trace; on the compiled path the rounds that no seed can change run once (learners/compiled/seeds.py) unless
-    :func:`shared_seeds` is off."""
+    :func:`shared_seeds` is off. With ``columns`` (extra column names), a run may come back as a
+    :class:`~learners.trace.Columns` holding only those columns, equal to the Trace's."""
     seeds = [int(s) for s in seeds]
     if not seeds:
         return []
@@ -268,7 +269,7 @@ def run_seeds(make: Any, X: Any, y: Any, seeds: "list[int]") -> list[Trace]:
     if shared_seeds() and learner.use_compiled():
         from . import compiled
 
-        out = compiled.run_seeds(learner, X, y, seeds)
+        out = compiled.run_seeds(learner, X, y, seeds, columns)
         if out is not None:
             return out
     return [learner.run(X, y)] + [make(seed=s).run(X, y) for s in seeds[1:]]

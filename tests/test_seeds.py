@@ -6,6 +6,9 @@ small budgets so that removals (the draws) happen at varying rounds, and with bu
 happens at all (the seed-free case)."""
 from __future__ import annotations
 
+import os
+from unittest import mock
+
 import numpy as np
 import pytest
 from hypothesis import event, given, settings
@@ -122,3 +125,70 @@ def test_other_learners_run_each_seed():
     make = maker("rbp", "gaussian:sigma=1", {"B": 3})
     for s, t in zip([1, 2], run_seeds(make, X, y, [1, 2])):
         assert_identical(t, make(seed=s).run(X, y))
+
+
+def assert_same_columns(got, ref, names) -> None:
+    """``got`` (a Columns or a Trace) holds exactly the Trace ``ref``'s columns ``names``, bit for bit."""
+    for name in names:
+        assert (name in got) == (name in ref), name
+        if name in ref:
+            a, b = got[name], ref[name]
+            assert a.dtype == b.dtype and np.array_equal(a, b, equal_nan=True), name
+
+
+@pytest.mark.parametrize("name", ["bogd", "bogd++"])
+@settings(max_examples=40)
+@given(data=st.data())
+def test_columns_equal_the_traces_columns(name, data):
+    from learners.compiled.ogd import SPEC
+
+    X, y = data.draw(lattice_sequences() if data.draw(st.booleans()) else general_sequences())
+    kernel, p = data.draw(st.sampled_from(KERNELS)), data.draw(params)
+    names = tuple(data.draw(st.lists(st.sampled_from([n for n, _ in SPEC]), min_size=1, max_size=4, unique=True)))
+    seeds = data.draw(st.lists(st.integers(0, 10**6), min_size=2, max_size=5, unique=True))
+    make = maker(name, kernel, p)
+    try:
+        expected = [make(seed=s).run(X, y) for s in seeds]
+    except ValueError:
+        return
+    got = run_seeds(make, X, y, seeds, names)
+    for g, e in zip(got, expected):
+        assert g.params == e.params and g.T == e.T
+        assert_same_columns(g, e, names)
+    lean = [g for g in got if isinstance(g, learners.trace.Columns)]
+    if lean:
+        unasked = next(n for n, _ in SPEC if n not in names)
+        with pytest.raises(KeyError):
+            unasked in lean[0]  # noqa: B015 (the membership test itself must raise)
+    event("compact columns" if lean else "whole traces")
+
+
+@pytest.mark.parametrize("claim", ["BOGD-T2", "BOGD-T3", "BOGD-E14", "BOGD-T4"])
+@settings(max_examples=15)
+@given(data=st.data())
+def test_expectation_claims_unchanged_by_shared_seeds(claim, data):
+    """The Monte Carlo verdicts (lhs, rhs, holds, every term) with the shared prefix and compact columns equal those
+    with every seed run in full (BOUNDLAB_SHARED_SEEDS=0)."""
+    import bounds
+
+    X, y = data.draw(general_sequences(max_T=30))
+    X = X / np.maximum(1.0, np.linalg.norm(X, axis=1))[:, None]  # κ(x, x) ≤ 1
+    calc = bounds.get(claim)
+    B = data.draw(st.sampled_from([2, 3, 5]))
+    kw = dict(kernel="gaussian:sigma=1", learner=calc.learners[0], certify=False,
+              params={"B": B, "lam": 1.0 / B, "eta": 1.0, "seeds": 5})
+    out = []
+    for env in ("1", "0"):
+        with mock.patch.dict(os.environ, {"BOUNDLAB_SHARED_SEEDS": env}):
+            try:
+                out.append(calc.check(X, y, **kw))
+            except bounds.base.PreconditionError as exc:
+                out.append(type(exc))
+    if isinstance(out[1], type):
+        assert out[0] is out[1]
+        event("outside the hypotheses")
+        return
+    a, b = out
+    assert (a.lhs, a.rhs, a.rhs_lower, a.holds) == (b.lhs, b.rhs, b.rhs_lower, b.holds)
+    assert a.terms == b.terms
+    event("the seeds differ" if a.terms["ci_low"] < a.terms["ci_high"] else "every seed alike")

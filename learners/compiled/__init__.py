@@ -123,11 +123,12 @@ def run(learner: Any, X, y):
     return None if mod is None else mod.run(learner, X, y)
 
 
-def run_seeds(learner: Any, X, y, seeds) -> "list | None":
+def run_seeds(learner: Any, X, y, seeds, columns=None) -> "list | None":
     """The Traces of ``learner`` reseeded with each of ``seeds`` (``learner`` is built with ``seeds[0]``) on the
-    validated sequence (X, y), the shared rounds run once (:mod:`.seeds`); None when no such path applies."""
+    validated sequence (X, y), the shared rounds run once (:mod:`.seeds`; with ``columns``, only those columns of
+    the later seeds); None when no such path applies."""
     if _module(learner) is None:
         return None
     from . import seeds as batch
 
-    return batch.run_seeds(learner, X, y, seeds)
+    return batch.run_seeds(learner, X, y, seeds, columns)

@@ -19,7 +19,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..trace import Trace
+from ..trace import Columns, Trace
 from . import glue, ogd
 
 RANDOMISED = ("bogd", "bogd++")
@@ -45,9 +45,14 @@ def _run_part(learner: Any, X: np.ndarray, y: np.ndarray, E: "Any | None", draws
     return r, E, log
 
 
+def _first(prefix: glue.Run, suffix: glue.Run, t1: int) -> np.ndarray:
+    """The round each extra column was first logged on, over the whole sequence (−1: never)."""
+    return np.where(prefix.first >= 0, prefix.first, np.where(suffix.first >= 0, suffix.first + t1, -1))
+
+
 def _joined(prefix: glue.Run, suffix: glue.Run, t1: int, X: np.ndarray, y: np.ndarray) -> glue.Run:
     """The Run of the whole sequence from the Run of rounds < t1 and that of rounds ≥ t1 (0-based t1)."""
-    first = np.where(prefix.first >= 0, prefix.first, np.where(suffix.first >= 0, suffix.first + t1, -1))
+    first = _first(prefix, suffix, t1)
     cat = np.concatenate
     return suffix._replace(X=X, y=y, T=len(y), ext=cat([prefix.ext, suffix.ext], axis=1), first=first,
                            scores=cat([prefix.scores, suffix.scores]), kinds=cat([prefix.kinds, suffix.kinds]),
@@ -65,11 +70,27 @@ def _suffix_trace(learner: Any, X: np.ndarray, y: np.ndarray, t1: int, prefix: g
     return glue.trace(learner, y, _joined(prefix, r, t1, X, y), ogd.KINDS, E)
 
 
-def run_seeds(learner: Any, X: np.ndarray, y: np.ndarray, seeds: Sequence[int]) -> "list[Trace] | None":
+def _suffix_columns(learner: Any, X: np.ndarray, y: np.ndarray, t1: int, prefix: glue.Run, E0: Any,
+                    idx: list[int]) -> Columns:
+    """The extra columns ``idx`` (of ogd.SPEC) of ``learner``'s run (already reseeded), as its Trace holds them;
+    rounds < t1 (0-based) from the shared prefix. Neither the final hypothesis nor the other columns are built."""
+    r, _, _ = _run_part(learner, X[t1:], y[t1:], _copy(E0), len(y))
+    ext = np.concatenate([prefix.ext[idx], r.ext[idx]], axis=1)
+    cols = glue.extras([ogd.SPEC[c] for c in idx], ext, _first(prefix, r, t1)[idx])
+    return Columns(learner.name, dict(learner.describe_params()), len(y), frozenset(ogd.SPEC[c][0] for c in idx),
+                   cols)
+
+
+def run_seeds(learner: Any, X: np.ndarray, y: np.ndarray, seeds: Sequence[int],
+              columns: "Sequence[str] | None" = None) -> "list[Trace | Columns] | None":
     """[make(seed=s).run(X, y) for s in seeds] for BOGD/BOGD++ on the compiled path (module docstring); ``learner``
-    is the learner of ``seeds[0]`` and is reseeded in turn. None for another learner."""
+    is the learner of ``seeds[0]`` and is reseeded in turn. With ``columns`` (names of extra columns), the seeds
+    after the first come back as :class:`~learners.trace.Columns` of those columns only. None for another
+    learner."""
     if learner.name not in RANDOMISED:
         return None
+    names = {name: c for c, (name, _) in enumerate(ogd.SPEC)}
+    idx = None if columns is None or not set(columns) <= set(names) else sorted(names[c] for c in set(columns))
     first = ogd.run(learner, X, y)
     removal = first.is_kind("update+remove")
     if not removal.any():  # no draw: every seed gives this run
@@ -80,5 +101,6 @@ def run_seeds(learner: Any, X: np.ndarray, y: np.ndarray, seeds: Sequence[int]) 
     out = [first]
     for s in seeds[1:]:
         _reseed(learner, s)
-        out.append(_suffix_trace(learner, X, y, t1, prefix, E0))
+        out.append(_suffix_trace(learner, X, y, t1, prefix, E0) if idx is None else
+                   _suffix_columns(learner, X, y, t1, prefix, E0, idx))
     return out
