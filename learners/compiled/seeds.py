@@ -9,8 +9,11 @@ deterministic and the expansion after them is the same for every seed: it is com
 and each other seed runs the remaining rounds only, from a copy of it, with its own draws (every seed consumes its
 first draw on round t1 + 1). The suffix run numbers its rounds from 1, so the insertion rounds it records (``born``)
 and its removal rounds are shifted by t1 afterwards (OGD's rule never reads ``born``); columns are the prefix's
-followed by the suffix's.
-The Traces are those of ``make(seed=s).run(X, y)`` on the compiled path, bit for bit (tests/test_seeds.py).
+followed by the suffix's (ogd._run sizes its kernel-row buffer for a start from a non-empty expansion). With
+``columns``, the seeds after the first come back as :class:`learners.trace.Columns` holding those columns only (the
+Monte Carlo estimates read one or two), with no Trace to assemble: that assembly cost as much as the rounds.
+The Traces and columns are those of ``make(seed=s).run(X, y)`` on the compiled path, bit for bit
+(tests/test_seeds.py).
 """
 from __future__ import annotations
 
