@@ -8,7 +8,7 @@ own ``seed`` parameter. Otherwise, with t1 the number of rounds before its first
 deterministic and the expansion after them is the same for every seed: it is computed once (a run on those rounds)
 and each other seed runs the remaining rounds only, from a copy of it, with its own draws (every seed consumes its
 first draw on round t1 + 1). The suffix run numbers its rounds from 1, so the insertion rounds it records (``born``)
-and its removal rounds are shifted by t1 afterwards (OGD's rule never reads ``born``); columns are the prefix's
+are shifted by t1 afterwards (OGD's rule never reads ``born``); columns are the prefix's
 followed by the suffix's (ogd._run sizes its kernel-row buffer for a start from a non-empty expansion). With
 ``columns``, the seeds after the first come back as :class:`learners.trace.Columns` holding those columns only (the
 Monte Carlo estimates read one or two), with no Trace to assemble: that assembly cost as much as the rounds.
@@ -40,12 +40,13 @@ def _copy(E: Any) -> Any:
 
 
 def _run_part(learner: Any, X: np.ndarray, y: np.ndarray, E: "Any | None", draws_T: int) -> tuple:
-    """Compiled rounds of ``learner`` (reset) on (X, y) from the expansion E (None: empty); returns (Run, E, log).
-    The draws are those of a run of ``draws_T`` rounds (a prefix of them is consumed)."""
+    """Compiled rounds of ``learner`` (reset) on (X, y) from the expansion E (None: empty); returns (Run, E).
+    The draws are those of a run of ``draws_T`` rounds (a prefix of them is consumed). The learner's
+    ``removal_log`` is not kept: a run here is returned as its Trace or columns only."""
     r = glue.start_run(learner, X, y, ogd.SPEC)
-    args, log = ogd.arguments(learner, draws_T)
+    args, log = ogd.arguments(learner, draws_T, log=False)
     E = ogd._run(r.kc, r.kp, r.X, r.y, *args, r.E if E is None else E, *r.columns, *log)
-    return r, E, log
+    return r, E
 
 
 def _first(prefix: glue.Run, suffix: glue.Run, t1: int) -> np.ndarray:
@@ -66,10 +67,8 @@ def _suffix_trace(learner: Any, X: np.ndarray, y: np.ndarray, t1: int, prefix: g
     """The Trace of ``learner`` (already reseeded) on (X, y), rounds < t1 (0-based) taken from the shared prefix."""
     E = _copy(E0)
     E.born[:int(E.ns[0])] -= t1  # the suffix run numbers round t1 + k + 1 as k + 1: shifted back below
-    r, E, log = _run_part(learner, X[t1:], y[t1:], E, len(y))
+    r, E = _run_part(learner, X[t1:], y[t1:], E, len(y))
     E.born[:int(E.ns[0])] += t1
-    log[2][:int(log[3][0])] += t1  # the removal rounds of the removal log
-    ogd.keep_removal_log(learner, log)
     return glue.trace(learner, y, _joined(prefix, r, t1, X, y), ogd.KINDS, E)
 
 
@@ -77,7 +76,7 @@ def _suffix_columns(learner: Any, X: np.ndarray, y: np.ndarray, t1: int, prefix:
                     idx: list[int]) -> Columns:
     """The extra columns ``idx`` (of ogd.SPEC) of ``learner``'s run (already reseeded), as its Trace holds them;
     rounds < t1 (0-based) from the shared prefix. Neither the final hypothesis nor the other columns are built."""
-    r, _, _ = _run_part(learner, X[t1:], y[t1:], _copy(E0), len(y))
+    r, _ = _run_part(learner, X[t1:], y[t1:], _copy(E0), len(y))
     ext = np.concatenate([prefix.ext[idx], r.ext[idx]], axis=1)
     cols = glue.extras([ogd.SPEC[c] for c in idx], ext, _first(prefix, r, t1)[idx])
     return Columns(learner.name, dict(learner.describe_params()), len(y), frozenset(ogd.SPEC[c][0] for c in idx),
@@ -100,7 +99,7 @@ def run_seeds(learner: Any, X: np.ndarray, y: np.ndarray, seeds: Sequence[int],
         return [first] + [dataclasses.replace(first, params={**first.params, "seed": s}, final=first.final.copy())
                           for s in seeds[1:]]
     t1 = int(np.argmax(removal))
-    prefix, E0, _ = _run_part(learner, X[:t1], y[:t1], None, len(y))
+    prefix, E0 = _run_part(learner, X[:t1], y[:t1], None, len(y))
     out = [first]
     for s in seeds[1:]:
         _reseed(learner, s)
