@@ -139,3 +139,38 @@ def test_final_screen_solves_are_what_exact_mode_returns(claim, learner, cand, i
     if stats["final"] == stats["quick"]:
         assert same
     event(f"all final: {stats['final'] == stats['quick']}, same: {same}")
+
+
+def test_settled_only_when_the_gap_test_stops_the_ascent():
+    """``settled`` marks an ascent stopped by its own gap test (so a larger cap returns the same result), not one cut
+    by the iteration cap."""
+    X, y = _data(1, 12, "linear")
+    cut, _ = quick_solve(HingeOracle(X, y, "linear"), 1.0, 0.3, 2.0, iters=1)
+    assert not cut.settled
+    done, ok = quick_solve(HingeOracle(X, y, "linear"), 4.0, 2.0, 0.5, iters=400)
+    assert ok and done.settled
+    more, _ = quick_solve(HingeOracle(X, y, "linear"), 4.0, 2.0, 0.5, iters=5000)
+    assert (more.value, more.lower, more.solver) == (done.value, done.lower, done.solver)
+
+
+def test_a_loose_screen_is_rechecked(monkeypatch):
+    """With a one-iteration screen (loose bounds, never settled) Problem.check still returns the plain check's
+    verdicts: the candidates the screen leaves open are re-checked."""
+    from adversaries import search
+    from adversaries.spaces import SearchSpace
+
+    monkeypatch.setattr(search, "SCREEN_ITERS", 1)
+    calc = bounds.get("PER-T2")
+    prob = search.Problem("PER-T2", SearchSpace.for_claim(calc), {}, math.inf,
+                          search.HuntSummary("PER-T2", None, 0.0), False)
+    open_by_screen = 0
+    for i in range(8):
+        X, _ = _data(30 + i, 6, "linear")
+        y = np.random.default_rng(i).choice([-1, 1], size=6)
+        with quick_oracle("screen", iters=1):
+            loose = calc.check(X, y, kernel="linear", certify=False)
+        ref = calc.check(X, y, kernel="linear", certify=False)
+        fast = prob.check(search.Candidate("linear", X, y, "perceptron", {}))
+        assert (fast.holds, fast.lhs) == (ref.holds, ref.lhs)
+        open_by_screen += loose.holds is not ref.holds
+    assert open_by_screen >= 1  # not vacuous: the loose screen alone would have answered differently
