@@ -8,9 +8,12 @@ For each claim, the same candidates — drawn as the hunt's random candidates we
 unit ball, T uniform up to the hunt's cap for the claim's default budget, the kernel drawn among the hunt's kernels), at
 the hunt's default parameters — are checked twice:
 
-* **before**: ``claim.check`` as the hunt called it until now (the cvxpy oracle on every candidate);
+* **before**: ``claim.check`` as the hunt called it before the quick oracle (cvxpy on every candidate), with every
+  Monte Carlo seed run in full (``BOUNDLAB_SHARED_SEEDS=0``);
 * **after**: ``adversaries.search.Problem.check``: the quick oracle in screen mode (bounds.quick, certified dual
-  bounds without cvxpy) and the full oracle only for a candidate not certified to hold.
+  bounds without cvxpy), the re-check of a candidate not certified to hold with the quick oracle in "exact" mode
+  (cvxpy only where the dual ascent does not close the gap), and the Monte Carlo seeds sharing the rounds before
+  their first draw (learners/compiled/seeds.py).
 
 Times are CPU seconds of this process (one BLAS thread), the two paths interleaved candidate by candidate, so a
 loaded machine slows both alike. It prints sequences per CPU-second for both, the speed-up, and how many verdicts agree (a screened "holds" is certified,
@@ -67,7 +70,14 @@ def bench(claim_id: str, n: int, seed: int) -> dict:
     prob = search.Problem(claim_id, SearchSpace.for_claim(calc), {}, time.monotonic() + 1e9, summary, False)
 
     def plain(c):
-        return calc.check(c.X, c.y, kernel=c.kernel, learner=c.learner, params=c.params, certify=False)
+        saved, os.environ["BOUNDLAB_SHARED_SEEDS"] = os.environ.get("BOUNDLAB_SHARED_SEEDS"), "0"
+        try:
+            return calc.check(c.X, c.y, kernel=c.kernel, learner=c.learner, params=c.params, certify=False)
+        finally:
+            if saved is None:
+                os.environ.pop("BOUNDLAB_SHARED_SEEDS")
+            else:
+                os.environ["BOUNDLAB_SHARED_SEEDS"] = saved
 
     verdict(plain, cands[0]), verdict(prob.check, cands[0])  # warm-up (imports, caches), untimed
     before, after, cpu_b, cpu_a = [], [], 0.0, 0.0
@@ -92,6 +102,8 @@ def main(argv=None) -> int:
     ap.add_argument("--hunt", type=float, default=0.0, help="also run a hunt of this many seconds per claim")
     args = ap.parse_args(argv)
     bad = 0
+    print(f"# load average {'/'.join(f'{v:.1f}' for v in os.getloadavg())}; CPU seconds of one process, before and "
+          f"after interleaved candidate by candidate")
     print(f"{'claim':<10} {'params':<14} {'mean T':>7} {'before seq/s':>13} {'after seq/s':>12} {'speed-up':>9} "
           f"{'agree':>7}")
     for cid in args.claims:

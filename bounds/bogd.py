@@ -30,6 +30,7 @@ from scipy import stats
 
 from learners import numeric as nm
 from learners import params as P
+from learners.base import run_seeds as learners_run_seeds
 from learners.realisations import realisations
 
 from .base import Claim, ClaimResult, Context, PreconditionError, tolerance
@@ -65,10 +66,11 @@ def mc_interval(values: np.ndarray, confidence: float) -> tuple[float, float, fl
     return m, m - h, m + h
 
 
-def run_seeds(ctx: Context, n: int) -> list:
-    """Traces of n independent runs (seeds 0..n−1 offset by the given seed)."""
+def run_seeds(ctx: Context, n: int, columns: "tuple[str, ...] | None" = None) -> list:
+    """Traces of n independent runs (seeds 0..n−1 offset by the given seed; learners.base.run_seeds runs the rounds
+    before the first draw once and, given ``columns``, builds only those columns of a run where it can)."""
     base = int(ctx.params.get("seed", 0))
-    return [ctx.make_learner(seed=base + 1000 * s).run(ctx.X, ctx.y) for s in range(n)]
+    return learners_run_seeds(ctx.make_learner, ctx.X, ctx.y, [base + 1000 * s for s in range(n)], columns)
 
 
 def mc_result(ctx: Context, samples, rhs: float, rhs_lower: float, terms: dict, comparator: dict,
@@ -341,6 +343,7 @@ class _ExpectationClaim(Claim):
     short witness gets a proof and a long sequence an honest "not certified"."""
 
     PARAMS = MC_PARAMS
+    MC_COLUMNS: "tuple[str, ...] | None" = None  # the extra trace columns F reads (None: F gets whole Traces)
 
     def uncertified_reason(self, res):
         return None
@@ -353,7 +356,7 @@ class _ExpectationClaim(Claim):
         if ctx.claim_params["expectation"] == "exact":
             limit = int(ctx.claim_params["max_realisations"])
             return "exact", [(r.probability, F(r.trace)) for r in realisations(ctx.make_learner, ctx.X, ctx.y, limit)]
-        traces = run_seeds(ctx, int(ctx.claim_params["seeds"]))
+        traces = run_seeds(ctx, int(ctx.claim_params["seeds"]), self.MC_COLUMNS)
         return "monte-carlo", [(1 / len(traces), F(t)) for t in traces]
 
     def verdict(self, ctx, kind: str, values: list, rhs, rhs_lower, terms: dict, comparator: dict, what: str):
@@ -396,6 +399,7 @@ class BOGDTheorem2(_ExpectationClaim):
     (the trace's ``sampling_term``) and the rest is deterministic."""
 
     id = "BOGD-T2"
+    MC_COLUMNS = ("loss", "sampling_term")
     learners = ("bogd", "bogd++")
 
     def evaluate(self, ctx):
@@ -428,6 +432,7 @@ class BOGDTheorem3(_ExpectationClaim):
     L(ω) among the seeds (a violation needs the interval for E[L] to lie above A(η) + min_ω L(ω))."""
 
     id = "BOGD-T3"
+    MC_COLUMNS = ("loss",)
     learners = ("bogd",)
     PARAMS = MC_PARAMS + (P.Param("reading", "str", "corrected", choices=READING.choices, doc=READING.doc),)
 
@@ -463,6 +468,7 @@ class BOGDEq14(_ExpectationClaim):
     ``terms`` also report regret / (T‖f‖/√B) at the comparator, the constant eq. 14 hides."""
 
     id = "BOGD-E14"
+    MC_COLUMNS = ("loss", "clipped")
     learners = ("bogd",)
     learner_defaults = {"eta": 1.0}  # λη ≥ 1/B (no capping) at the default B = 100, λ = 0.01
 
@@ -512,6 +518,7 @@ class BOGDTheorem4(_ExpectationClaim):
     1e-12; Σ p_i = 1 holds by construction)."""
 
     id = "BOGD-T4"
+    MC_COLUMNS = ("loss", "H")
     learners = ("bogd++",)
     PARAMS = MC_PARAMS + (P.Param("part", "str", "bound", choices=("bound", "eq16"),
                                   doc="the inequality, or whether eq. 16's p is a probability vector"),)

@@ -65,6 +65,7 @@ class OracleResult:
     solver: str
     notes: list = field(default_factory=list)
     multipliers: "np.ndarray | None" = field(default=None, repr=False)  # the dual point a behind ``lower``
+    settled: bool = False  # bounds.quick: the dual ascent stopped on its gap test, before its iteration cap
 
     @property
     def gap(self) -> float:

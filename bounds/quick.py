@@ -106,7 +106,7 @@ def quick_solve(oracle: HingeOracle, c_L: float, c_s: float, U: float, iters: in
     cur = best = _Dual(oracle, a0, c_s, U)
     prev_a, t_mom = a0, 1.0
     step = (2 * c_s / lmax) if (c_s > 0 and lmax > 0) else 1.0 / max(lmax, 1e-12)
-    n = 0
+    n, settled = 0, False
     for n in range(1, iters + 1):
         val, comp = _upper(oracle, cur, c_L, c_s, U)
         if val < best_val:
@@ -120,6 +120,7 @@ def quick_solve(oracle: HingeOracle, c_L: float, c_s: float, U: float, iters: in
         if nxt.g > best.g:
             best = nxt
         if best_val - best.g <= rtol * max(1.0, abs(best_val)):
+            settled = True
             break
         t_next = 0.5 * (1 + math.sqrt(1 + 4 * t_mom * t_mom))
         mom = (t_mom - 1) / t_next
@@ -131,17 +132,22 @@ def quick_solve(oracle: HingeOracle, c_L: float, c_s: float, U: float, iters: in
     oracle.quick_start = best.a
     lower = min(oracle.dual_value(best.a, c_L, c_s, U), best_val)
     ok = best_val - lower <= rtol * max(1.0, abs(best_val))
-    return OracleResult(best_val, lower, best_comp, f"quick dual ascent ({n} iterations)", multipliers=best.a), ok
+    return OracleResult(best_val, lower, best_comp, f"quick dual ascent ({n} iterations)", multipliers=best.a,
+                        settled=settled), ok
 
 
 @contextlib.contextmanager
 def quick_oracle(mode: str = "exact", iters: int = 400):
     """Every HingeOracle solve inside the block tries :func:`quick_solve` first (see the module docstring); yields
-    a dict counting the quick solves, those that converged and the cvxpy fallbacks."""
+    a dict counting the quick solves, those that converged, the cvxpy fallbacks, and ``final``: the quick solves
+    that converged on the ascent's own gap test before its iteration cap. A run of ``iters`` iterations returns, for
+    such a solve, the same result with any larger cap (the iterations are deterministic), and "exact" mode returns
+    it as is; so when every quick solve of a screen is final, the check in "exact" mode, whatever its cap, repeats
+    the screen's result exactly (adversaries.search skips that re-check)."""
     if mode not in ("exact", "screen"):
         raise ValueError(f"quick_oracle: mode must be 'exact' or 'screen', got {mode!r}")
     original = HingeOracle._solve_float
-    stats = {"quick": 0, "converged": 0, "cvxpy": 0}
+    stats = {"quick": 0, "converged": 0, "cvxpy": 0, "final": 0}
 
     def solve(self, c_L, c_s, U):
         if U == 0 or not np.any(self.K):  # K = 0: no retained eigenspace (R is empty), cvxpy's trivial case
@@ -149,6 +155,7 @@ def quick_oracle(mode: str = "exact", iters: int = 400):
         res, ok = quick_solve(self, c_L, c_s, U, iters=iters, start=getattr(self, "quick_start", None))
         stats["quick"] += 1
         stats["converged"] += int(ok)
+        stats["final"] += int(ok and res.settled)
         if ok or mode == "screen":
             return res
         stats["cvxpy"] += 1

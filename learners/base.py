@@ -7,6 +7,7 @@ score and the update kind.
 """
 from __future__ import annotations
 
+import os
 import sys
 import time
 from abc import ABC, abstractmethod
@@ -247,3 +248,28 @@ class KernelLearner(OnlineLearner):
 
     def hypothesis(self):
         return self.f.copy()
+
+
+def shared_seeds() -> bool:
+    """False when the environment sets BOUNDLAB_SHARED_SEEDS=0: :func:`run_seeds` then runs every seed in full (the
+    reference the benchmarks and tests compare with)."""
+    return os.environ.get("BOUNDLAB_SHARED_SEEDS", "1").strip().lower() not in ("0", "false", "no", "off")
+
+
+def run_seeds(make: Any, X: Any, y: Any, seeds: "list[int]", columns: "tuple[str, ...] | None" = None) -> list:
+    """``[make(seed=s).run(X, y) for s in seeds]`` (the Monte Carlo runs of an expectation claim), equal Trace for
+    Trace; on the compiled path the rounds that no seed can change run once (learners/compiled/seeds.py) unless
+    :func:`shared_seeds` is off. With ``columns`` (extra column names), a run may come back as a
+    :class:`~learners.trace.Columns` holding only those columns, equal to the Trace's."""
+    seeds = [int(s) for s in seeds]
+    if not seeds:
+        return []
+    X, y = validate_sequence(X, y)
+    learner = make(seed=seeds[0])
+    if shared_seeds() and learner.use_compiled():
+        from . import compiled
+
+        out = compiled.run_seeds(learner, X, y, seeds, columns)
+        if out is not None:
+            return out
+    return [learner.run(X, y)] + [make(seed=s).run(X, y) for s in seeds[1:]]

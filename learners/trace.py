@@ -135,3 +135,34 @@ class Trace:
     def summary(self) -> dict:
         return {"learner": self.learner, "params": self.params, "kernel": self.kernel, "T": self.T, "M": self.M,
                 "updates": int(np.count_nonzero(self.updated)), "final_size": int(self.size[-1]) if self.T else 0}
+
+
+@dataclass(frozen=True)
+class Columns:
+    """Some columns of one run, without the rest of its :class:`Trace` (no final hypothesis, no other column): the
+    compact form the Monte Carlo estimates of the kind-E claims read (learners.base.run_seeds with ``columns``).
+    ``cols`` holds, of the columns ``asked`` for, those the run logged, exactly as the Trace would hold them;
+    indexing and ``in`` behave as on the Trace for those names and raise KeyError for a name not asked for (a
+    reader must declare what it reads: ``in`` would otherwise answer False for a column that exists)."""
+
+    learner: str
+    params: dict
+    T: int
+    asked: frozenset
+    cols: dict
+
+    def _asked(self, name: str) -> None:
+        if name not in self.asked:
+            raise KeyError(f"column {name!r} of a run of {self.learner} was not asked for (asked: "
+                           f"{sorted(self.asked)})")
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        self._asked(name)
+        try:
+            return self.cols[name]
+        except KeyError:
+            raise KeyError(f"the run of {self.learner} never logged {name!r}") from None
+
+    def __contains__(self, name: str) -> bool:
+        self._asked(name)
+        return name in self.cols

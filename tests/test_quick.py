@@ -10,6 +10,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
 
 import bounds
 from bounds.oracle import HingeOracle
@@ -132,3 +134,97 @@ def test_dual_without_penalty_or_radius():
     orc = HingeOracle(np.array([[1.0], [1.0]]), np.array([1, -1]), "linear")
     assert _Dual(orc, np.array([0.3, 0.3]), 0.0, math.inf).g == pytest.approx(0.6, abs=1e-15)
     assert _Dual(orc, np.array([0.3, 0.1]), 0.0, math.inf).g == -math.inf
+
+
+@st.composite
+def perceptron_candidates(draw):
+    """Short sequences for the Perceptron claims: few distinct points in the unit ball (repeats with either label make
+    the tight case, a mistake on every round, where lhs = min rhs at f = 0), any kernel of the hunt."""
+    d = draw(st.integers(1, 3))
+    pool = draw(st.lists(st.tuples(*[st.floats(-1, 1, allow_nan=False)] * d), min_size=1, max_size=4))
+    T = draw(st.integers(1, 12))
+    idx = draw(st.lists(st.integers(0, len(pool) - 1), min_size=T, max_size=T))
+    X = np.array([pool[i] for i in idx], dtype=float)
+    X /= np.maximum(1.0, np.linalg.norm(X, axis=1))[:, None]
+    y = np.array(draw(st.lists(st.sampled_from([-1, 1]), min_size=T, max_size=T)), dtype=np.int8)
+    return draw(st.sampled_from(["linear", "gaussian:sigma=1", "poly:degree=2"])), X, y
+
+
+@pytest.mark.parametrize("claim", ["PER-T1", "PER-T2"])
+@settings(max_examples=25)
+@given(cand=perceptron_candidates())
+def test_search_check_agrees_with_the_oracle(claim, cand):
+    """adversaries.search.Problem.check (quick screen, then the quick oracle in "exact" mode, cvxpy only where it
+    does not converge) gives the verdict and lhs of the plain check (cvxpy on every solve), and the two brackets
+    [certified lower bound, value at an explicit comparator] of min rhs intersect (tolerance 1e-9 relative)."""
+    from adversaries import search
+    from adversaries.spaces import SearchSpace
+
+    kernel, X, y = cand
+    calc = bounds.get(claim)
+    prob = search.Problem(claim, SearchSpace.for_claim(calc), {}, math.inf, search.HuntSummary(claim, None, 0.0), False)
+    fast = prob.check(search.Candidate(kernel, X, y, "perceptron", {}))
+    ref = calc.check(X, y, kernel=kernel, learner="perceptron", certify=False)
+    assert (fast.holds, fast.lhs) == (ref.holds, ref.lhs)
+    tol = 1e-9 * max(1.0, abs(ref.rhs))
+    assert fast.rhs >= ref.rhs_lower - tol and ref.rhs >= fast.rhs_lower - tol
+    event("tight (lhs = rhs)" if ref.lhs == ref.rhs else "holds" if ref.holds else f"holds = {ref.holds}")
+
+
+@pytest.mark.parametrize("claim,learner", [("PER-T2", "perceptron"), ("BOGD-E14", "bogd")])
+@settings(max_examples=20)
+@given(cand=perceptron_candidates(), iters=st.sampled_from([3, 25]))
+def test_final_screen_solves_are_what_exact_mode_returns(claim, learner, cand, iters):
+    """When every quick solve of a screen settled before its cap (stats["final"]), the check in "exact" mode with a
+    larger cap returns the same numbers exactly: adversaries.search skips that re-check on this ground."""
+    kernel, X, y = cand
+    calc = bounds.get(claim)
+    kw = dict(kernel=kernel, learner=learner, certify=False, params={"seeds": 3} if claim == "BOGD-E14" else {})
+    try:
+        with quick_oracle("screen", iters=iters) as stats:
+            screen = calc.check(X, y, **kw)
+    except bounds.base.PreconditionError:
+        return
+    with quick_oracle("exact", iters=400):
+        exact = calc.check(X, y, **kw)
+    assert stats["final"] <= stats["converged"] <= stats["quick"]
+    same = (screen.holds, screen.lhs, screen.rhs, screen.rhs_lower) == (exact.holds, exact.lhs, exact.rhs,
+                                                                         exact.rhs_lower)
+    if stats["final"] == stats["quick"]:
+        assert same
+    event(f"all final: {stats['final'] == stats['quick']}, same: {same}")
+
+
+def test_settled_only_when_the_gap_test_stops_the_ascent():
+    """``settled`` marks an ascent stopped by its own gap test (so a larger cap returns the same result), not one cut
+    by the iteration cap."""
+    X, y = _data(1, 12, "linear")
+    cut, _ = quick_solve(HingeOracle(X, y, "linear"), 1.0, 0.3, 2.0, iters=1)
+    assert not cut.settled
+    done, ok = quick_solve(HingeOracle(X, y, "linear"), 4.0, 2.0, 0.5, iters=400)
+    assert ok and done.settled
+    more, _ = quick_solve(HingeOracle(X, y, "linear"), 4.0, 2.0, 0.5, iters=5000)
+    assert (more.value, more.lower, more.solver) == (done.value, done.lower, done.solver)
+
+
+def test_a_loose_screen_is_rechecked(monkeypatch):
+    """With a one-iteration screen (loose bounds, never settled) Problem.check still returns the plain check's
+    verdicts: the candidates the screen leaves open are re-checked."""
+    from adversaries import search
+    from adversaries.spaces import SearchSpace
+
+    monkeypatch.setattr(search, "SCREEN_ITERS", 1)
+    calc = bounds.get("PER-T2")
+    prob = search.Problem("PER-T2", SearchSpace.for_claim(calc), {}, math.inf,
+                          search.HuntSummary("PER-T2", None, 0.0), False)
+    open_by_screen = 0
+    for i in range(8):
+        X, _ = _data(30 + i, 6, "linear")
+        y = np.random.default_rng(i).choice([-1, 1], size=6)
+        with quick_oracle("screen", iters=1):
+            loose = calc.check(X, y, kernel="linear", certify=False)
+        ref = calc.check(X, y, kernel="linear", certify=False)
+        fast = prob.check(search.Candidate("linear", X, y, "perceptron", {}))
+        assert (fast.holds, fast.lhs) == (ref.holds, ref.lhs)
+        open_by_screen += loose.holds is not ref.holds
+    assert open_by_screen >= 1  # not vacuous: the loose screen alone would have answered differently

@@ -105,9 +105,8 @@ def _own_draws(learner: Any) -> bool:
                for name in ("choose", "choose_uniform"))
 
 
-def run(learner: Any, X, y):
-    """The Trace of ``learner`` on the validated sequence (X, y) by the compiled path, or None when it does not
-    apply (the caller then runs the generic path)."""
+def _module(learner: Any):
+    """The module of this package that runs ``learner``, or None when the compiled path does not apply."""
     modname = RUNNERS.get(learner.name)
     if modname is None or getattr(learner, "observer", None) is not None or not _own_draws(learner):
         return None
@@ -116,18 +115,40 @@ def run(learner: Any, X, y):
 
     if kernel_args(learner.kernel) is None:
         return None
-    global _BROKEN
     if _BROKEN:
         return None
-    mod = importlib.import_module(f"{__name__}.{modname}")  # after _configure_cache: decorators pick the cache
+    return importlib.import_module(f"{__name__}.{modname}")  # after _configure_cache: decorators pick the cache
+
+
+def _guarded(call):
+    """``call()``, or None after numba's compiler was interrupted mid-way earlier in this process (Ctrl-C or an
+    alarm during a first compile): the half-built library cannot be linked any more ("no compiled object yet").
+    The generic path gives the same Trace; the process keeps to it from then on."""
+    global _BROKEN
     try:
-        return mod.run(learner, X, y)
+        return call()
     except RuntimeError as exc:
         if "no compiled object yet" not in str(exc):
             raise
-    # numba's compiler was interrupted mid-way earlier in this process (Ctrl-C or an alarm during a first compile):
-    # the half-built library cannot be linked any more. The generic path gives the same Trace; keep to it.
     _BROKEN = True
     warnings.warn("boundlab: the compiled path is unavailable in this process after an interrupted compile; "
-                  "using the generic path (a new process recompiles)", RuntimeWarning, stacklevel=3)
+                  "using the generic path (a new process recompiles)", RuntimeWarning, stacklevel=4)
     return None
+
+
+def run(learner: Any, X, y):
+    """The Trace of ``learner`` on the validated sequence (X, y) by the compiled path, or None when it does not
+    apply (the caller then runs the generic path)."""
+    mod = _module(learner)
+    return None if mod is None else _guarded(lambda: mod.run(learner, X, y))
+
+
+def run_seeds(learner: Any, X, y, seeds, columns=None) -> "list | None":
+    """The Traces of ``learner`` reseeded with each of ``seeds`` (``learner`` is built with ``seeds[0]``) on the
+    validated sequence (X, y), the shared rounds run once (:mod:`.seeds`; with ``columns``, only those columns of
+    the later seeds); None when no such path applies."""
+    if _module(learner) is None:
+        return None
+    from . import seeds as batch
+
+    return _guarded(lambda: batch.run_seeds(learner, X, y, seeds, columns))

@@ -133,7 +133,7 @@ def _remove_one(E, variant, lam, eta, cap, u, t, i_round, ext, first, rlog, rlog
 @njit(**JIT)
 def _run(kc, kp, X, y, variant, B, lam, eta, gamma, draws, E, ext, first, scores, kinds, sizes, norms, rlog,
          rlog_i, rlog_t, nlog):
-    row = np.empty(X.shape[0] + 2)
+    row = np.empty(E.ns[0] + X.shape[0] + 2)  # n ≤ the starting support + one point per round
     nd = 0
     shrink = 1 - eta * lam
     for i in range(X.shape[0]):
@@ -193,17 +193,24 @@ class RemovalLog(Sequence):
                 "kdiag": a[3].copy(), "i": int(self._slot[k]), "lam_eta": self._lam_eta}
 
 
-def run(learner, X: np.ndarray, y: np.ndarray):
-    r = glue.start_run(learner, X, y, SPEC)
+def arguments(learner, T: int, log: bool = True) -> tuple[tuple, tuple]:
+    """(algorithm arguments, removal-log arrays) of ``_run`` for ``learner`` (just reset) on T rounds: the variant,
+    B, λ, η, γ and the uniform draws of its generator, then the arrays the first removals are logged into (none
+    with ``log=False``: a run whose ``removal_log`` is not kept, learners/compiled/seeds.py)."""
     variant = {"ogd": OGD, "bogd": BOGD, "bogd++": BOGDPP}[learner.name]
     B = int(getattr(learner, "B", 0))
     gamma = float(getattr(learner, "gamma", 1.0))
-    draws = learner.rng.random(r.T) if variant != OGD else np.zeros(1)
-    L = min(int(getattr(learner, "removal_log_limit", 0)), r.T) if variant != OGD else 0
+    draws = learner.rng.random(T) if variant != OGD else np.zeros(1)
+    L = min(int(getattr(learner, "removal_log_limit", 0)), T) if variant != OGD and log else 0
     rlog = np.empty((L, 4, max(B, 1)))
     rlog_i, rlog_t, nlog = np.empty(L, np.int64), np.empty(L, np.int64), np.zeros(1, np.int64)
-    E = _run(r.kc, r.kp, r.X, r.y, variant, B, float(learner.lam), float(learner.eta), gamma, draws, r.E,
-             *r.columns, rlog, rlog_i, rlog_t, nlog)
-    if variant != OGD:
+    return (variant, B, float(learner.lam), float(learner.eta), gamma, draws), (rlog, rlog_i, rlog_t, nlog)
+
+
+def run(learner, X: np.ndarray, y: np.ndarray):
+    r = glue.start_run(learner, X, y, SPEC)
+    args, (rlog, rlog_i, rlog_t, nlog) = arguments(learner, r.T)
+    E = _run(r.kc, r.kp, r.X, r.y, *args, r.E, *r.columns, rlog, rlog_i, rlog_t, nlog)
+    if args[0] != OGD:
         learner.removal_log = RemovalLog(rlog, rlog_i, rlog_t, int(nlog[0]), float(learner.lam * learner.eta))
     return glue.trace(learner, y, r, KINDS, E)
