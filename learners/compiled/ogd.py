@@ -4,6 +4,11 @@ by (1 − ηλ), insertion, and Algorithm 1's removal step (eqs. 5-10) with unif
 The uniform draws of the sampling step come from the learner's own numpy generator, drawn in Python in the order
 the generic path draws them; the first ``removal_log_limit`` removals fill ``learner.removal_log`` as the generic
 path does (the BOGD-UNB and BOGD-H calculators read it).
+
+Memory: kernel OGD (no budget, no removal, so ‖f‖² is never refreshed) keeps the Gram matrix for short runs only
+(glue.GRAM_T). BOGD and BOGD++ keep their B×B Gram matrix: about a third of their removals reset every coefficient
+(eq. 10 with capping, ``set_alpha``), an O(B²) refresh of ‖f‖² from G that would cost B kernel rows without it
+(measured in the h11 note of issue 11: several times the issue's 0.028 s target at B = 100).
 """
 from __future__ import annotations
 
@@ -131,8 +136,8 @@ def _remove_one(E, variant, lam, eta, cap, u, t, i_round, ext, first, rlog, rlog
 
 
 @njit(**JIT)
-def _run(kc, kp, X, y, variant, B, lam, eta, gamma, draws, E, ext, first, scores, kinds, sizes, norms, rlog,
-         rlog_i, rlog_t, nlog):
+def _run(kc, kp, X, y, variant, B, lam, eta, gamma, draws, rlog, rlog_i, rlog_t, nlog, E, ext, first, scores, kinds,
+         sizes, norms):
     row = np.empty(X.shape[0] + 2)
     nd = 0
     shrink = 1 - eta * lam
@@ -193,17 +198,20 @@ class RemovalLog(Sequence):
                 "kdiag": a[3].copy(), "i": int(self._slot[k]), "lam_eta": self._lam_eta}
 
 
+#: whether BOGD and BOGD++ keep their Gram matrix (module docstring; False only to measure the alternative)
+BOUNDED_GRAM = True
+
+
 def run(learner, X: np.ndarray, y: np.ndarray):
-    r = glue.start_run(learner, X, y, SPEC)
     variant = {"ogd": OGD, "bogd": BOGD, "bogd++": BOGDPP}[learner.name]
+    r = glue.start_run(learner, X, y, SPEC, gram=BOUNDED_GRAM if variant != OGD else glue.unbudgeted_gram(len(y)))
     B = int(getattr(learner, "B", 0))
     gamma = float(getattr(learner, "gamma", 1.0))
     draws = learner.rng.random(r.T) if variant != OGD else np.zeros(1)
     L = min(int(getattr(learner, "removal_log_limit", 0)), r.T) if variant != OGD else 0
     rlog = np.empty((L, 4, max(B, 1)))
     rlog_i, rlog_t, nlog = np.empty(L, np.int64), np.empty(L, np.int64), np.zeros(1, np.int64)
-    E = _run(r.kc, r.kp, r.X, r.y, variant, B, float(learner.lam), float(learner.eta), gamma, draws, r.E,
-             *r.columns, rlog, rlog_i, rlog_t, nlog)
+    E = r.call(_run, variant, B, float(learner.lam), float(learner.eta), gamma, draws, rlog, rlog_i, rlog_t, nlog)
     if variant != OGD:
         learner.removal_log = RemovalLog(rlog, rlog_i, rlog_t, int(nlog[0]), float(learner.lam * learner.eta))
     return glue.trace(learner, y, r, KINDS, E)
