@@ -539,3 +539,13 @@ def factor_append(L, row, kx, n, lvec):
         L[n, n] = math.sqrt(s)
         return True
     return False
+
+
+@njit(**INLINE)
+def factor_norm_sq(E, L, valid, row, n, lvec):
+    """‖l‖² for l = L⁻¹k (into lvec): the projection's squared norm kᵀK_S⁻¹k, with L built from the stored Gram
+    matrix first when it is not ``valid`` (KernelExpansion.factor, GramFactor.schur). L is valid afterwards."""
+    if not valid:
+        factor_from_gram(E, L)
+    forward(L, row, n, lvec)
+    return dot(lvec, lvec, n)

@@ -102,11 +102,8 @@ def _run(kc, kp, X, y, omdr, B, B0, T, U, D, M, ald_thresh, E, ext, first, score
                 if n == 0:
                     alpha_t = D
                 else:
-                    if not fvalid:
-                        core.factor_from_gram(E, L)
-                        fvalid = True
-                    core.forward(L, row, n, lvec)
-                    alpha_t = kx - core.dot(lvec, lvec, n)
+                    alpha_t = kx - core.factor_norm_sq(E, L, fvalid, row, n, lvec)
+                    fvalid = True
                 core.log(ext, first, C_ALPHA, i, alpha_t)
                 held = math.sqrt(max(alpha_t, 0.0)) <= ald_thresh
                 core.log(ext, first, C_ALD, i, 1.0 if held else 0.0)

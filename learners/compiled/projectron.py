@@ -70,11 +70,8 @@ def _run(kc, kp, X, y, plus, eta, E, ext, first, scores, kinds, sizes, norms):
             if n == 0:
                 delta = math.sqrt(max(kx, 0.0))
             else:
-                if not fvalid:
-                    core.factor_from_gram(E, L)
-                    fvalid = True
-                core.forward(L, row, n, lvec)
-                pk2 = core.dot(lvec, lvec, n)
+                pk2 = core.factor_norm_sq(E, L, fvalid, row, n, lvec)
+                fvalid = True
                 core.backward(L, lvec, n, d)
                 core.log(ext, first, C_RES, i, _residual(E, d, row, n))
                 delta = math.sqrt(max(kx - pk2, 0.0))
