@@ -399,6 +399,25 @@ def test_compiled_equals_generic_long_run(name):
                 assert close(a[k], b[k]), k
 
 
+def noisy_stream(T: int = 600) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(T, 2))
+    return X, np.where(X[:, 0] * X[:, 1] + 0.3 * rng.normal(size=T) > 0, 1, -1)
+
+
+@pytest.mark.parametrize("params", [
+    {"U": 1.0, "lam": "cor2", "eps": 0.5},                                     # Corollary 2's λ_t, a finite ball
+    {"U": 3.0, "lam": [0.5 + (t % 7) / 10 for t in range(600)], "eps": [(t % 5) / 5 for t in range(600)]},
+    {"U": 2.0, "lam": 0.9, "eps": 0},                                          # an int ε: an int column
+], ids=["cor2", "lists", "int-eps"])
+def test_avp_schedules_long_run(params):
+    """AVP's schedules over the 600-round stream (the hypothesis test draws them on short sequences)."""
+    X, y = noisy_stream()
+    tc, tg = both("avp", "gaussian:sigma=1", params, X, y)
+    assert tg.M > 50 and np.count_nonzero(tg.extras["proj"] < 1) > 10  # the ball projection acts
+    assert_same(tc, tg)
+
+
 @pytest.mark.parametrize("name", compiled.available())
 def test_exact_zero_scores(name):
     """x, x with opposite labels: the score of the third round is exactly 0 on both paths (a tie)."""
