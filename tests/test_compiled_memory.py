@@ -77,3 +77,22 @@ def test_unbudgeted_runs_past_gram_t_keep_no_gram_matrix(name, monkeypatch):
     assert "_G" not in tr.final.__dict__
     np.testing.assert_allclose(tr.final.gram, ref.final.gram, rtol=1e-12, atol=1e-15)
     np.testing.assert_allclose(tr.final.exact_norm_sq(), ref.final.exact_norm_sq(), rtol=1e-12)
+
+
+@pytest.mark.parametrize("kernel", ["gaussian:sigma=1", "gaussian:sigma=0.7", "linear", "poly:degree=2"])
+def test_recomputed_gram_rows_equal_the_stored_ones(kernel):
+    """Without a Gram matrix, core.gram_row recomputes row i with one kernel row of x_i; it must equal the row an
+    expansion that keeps G stored, bit for bit (core's module docstring), so both layouts give the same run."""
+    from learners.compiled import core
+
+    kc, kp = glue.kernel_args(learners.parse_kernel(kernel))
+    X = 1.5 * np.random.default_rng(4).normal(size=(30, 3))
+    kept, lean = core.new_expansion(31, 3, kc, kp, True), core.new_expansion(31, 3, kc, kp, False)
+    row = np.empty(32)
+    for t, x in enumerate(X):
+        for E in (kept, lean):
+            fx = core.evaluate(E, kc, kp, x, row)
+            core.add(E, x, (-1.0) ** t, row, core.kxx(kc, kp, x), t + 1, 1.0, fx)
+    assert lean.G.shape == (1, 1)
+    for i in range(len(X)):
+        np.testing.assert_array_equal(core.gram_row(lean, i, np.empty(len(X)))[: len(X)], kept.G[i, : len(X)])
