@@ -39,7 +39,7 @@ TARGETS = {"perceptron": 0.15, "forgetron-self-tuned": 0.021, "rbp": 0.018, "bog
            "pomdr": 0.053}
 EXTRA = {"ahpatron": {"preset": "experiments"}}
 DEFAULT = ("perceptron,forgetron-self-tuned,rbp,bogd,ahpatron,pomdr,remove-oldest,forgetron-basic,forgetron-greedy,"
-           "shrinking-perceptron,cks,bogd++,ogd")
+           "shrinking-perceptron,cks,bogd++,ogd,pomd,avp,projectron,projectron++,fogd,nogd")
 
 
 def load(path: Path) -> tuple[np.ndarray, np.ndarray]:

@@ -44,7 +44,8 @@ class KernelExpansion:
         self._born = np.empty(self._cap, dtype=np.int64)
         self._label = np.empty(self._cap)
         self._kdiag = nm.empty(self._cap)
-        self._G = nm.empty((self._cap, self._cap))
+        # the Gram matrix is allocated on first use (__getattr__): a learner's reset costs O(capacity·d), not
+        # O(capacity²), which the compiled path (learners/compiled), whose runs never use this expansion, relies on
         self._norm_sq = nm.scalar(0)
         self._ops = 0
         self._factor: GramFactor | None = None
@@ -317,7 +318,7 @@ class KernelExpansion:
     # ----------------------------------------------------------------- misc
     def copy(self) -> "KernelExpansion":
         """An independent copy (the Gram matrix is copied, not recomputed; one not yet computed stays so)."""
-        if "_G" not in self.__dict__:
+        if "_G" not in self.__dict__ and self._n:
             return KernelExpansion.from_state(self.kernel, self.X, self.alpha, self.born, self.label, self.kdiag, None,
                                               self._norm_sq, self._ops)
         new = KernelExpansion(self.kernel, self._dim, max(self._n, 1))
@@ -366,7 +367,7 @@ class KernelExpansion:
             f._X, f._alpha = np.array(X, dtype=float), np.array(alpha, dtype=float)
             f._born, f._label, f._kdiag = np.array(born), np.array(label, dtype=float), np.array(kdiag, dtype=float)
             f._cap, f._n, f._norm_sq, f._ops = n, n, norm_sq, ops
-            del f._G  # materialised by __getattr__ on first use
+            # f._G is materialised by __getattr__ on first use
             return f
         f = cls(kernel, X.shape[1] if dim_known else None, max(n, 1))
         if dim_known:
@@ -378,13 +379,14 @@ class KernelExpansion:
         return f
 
     def __getattr__(self, name: str):
-        """The Gram matrix of an expansion built without one (``from_state(gram=None)``), computed on first use
-        (checked against the memory budget first)."""
+        """The Gram matrix, allocated on first use: empty for a new expansion, computed (checked against the memory
+        budget first) for one built without it (``from_state(gram=None)``)."""
         if name != "_G" or "_n" not in self.__dict__:
             raise AttributeError(name)
-        from .memory import require_matrix
+        if self._n:
+            from .memory import require_matrix
 
-        require_matrix(self._cap, self._cap, "the Gram matrix of a kernel expansion", copies=2)
+            require_matrix(self._cap, self._cap, "the Gram matrix of a kernel expansion", copies=2)
         G = nm.empty((self._cap, self._cap))
         if self._n:
             G[: self._n, : self._n] = self.kernel.matrix(self.X, self.X)

@@ -23,9 +23,11 @@ it.
 
 Norms. ‖f‖ = √(‖f‖²) with ‖f‖² maintained as a sum of O(1) terms: an f that is 0 mathematically has ‖f‖² = ±1e-16
 and ‖f‖ up to 1e-8 on either path. Norm columns (``norm``, every extra whose name contains "norm", and the distances
-``dist_*``, square roots of differences too) are therefore compared as squares, with the same RTOL.
+``dist_*`` and ``DISTANCES``, square roots of differences too) are therefore compared as squares, with the same RTOL.
 """
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pytest
@@ -37,6 +39,11 @@ from learners import compiled
 
 RTOL = 1e-12
 KERNELS = ["gaussian:sigma=1", "gaussian:sigma=0.7", "linear", "poly:degree=2"]
+
+
+#: further columns that are distances, square roots of a difference (compared as squares, see the module docstring):
+#: the Projectrons' δ_t = ‖P k_t − κ(x_t, ·)‖ = √(κ(x_t, x_t) − k_tᵀK_S⁻¹k_t), 0 or ~1e-8 for a point in the span
+DISTANCES = {("projectron", "delta"), ("projectron++", "delta")}
 
 
 def close(a, b, squared: bool = False, rtol: float = RTOL) -> bool:
@@ -77,7 +84,7 @@ def assert_same(tc, tg, rtol: float = RTOL) -> None:
             assert np.array_equal(np.isnan(other), np.isnan(col)) and close(other[~np.isnan(other)],
                                                                            mean[~np.isnan(other)], rtol=rtol)
         elif col.dtype.kind == "f":
-            squared = "norm" in name or name.startswith("dist")
+            squared = "norm" in name or name.startswith("dist") or (tg.learner, name) in DISTANCES
             assert close(other, col, squared=squared, rtol=rtol), (name, np.nanmax(np.abs(other - col)))
         else:
             assert np.array_equal(other, col), name
@@ -108,35 +115,57 @@ def first_divergence(tc, tg) -> "int | None":
     return int(i[0]) if len(i) else None
 
 
-def thresholds(learner) -> list[float]:
-    """The values the margin y_t f_t(x_t) is compared with by the learner's decisions (0: the mistake test; 1: the
-    hinge loss; 1 − ε: AVP/Ahpatron's update test)."""
-    if learner.name == "ahpatron":
-        return [0.0, 1.0 - learner.eps]
+def thresholds(learner, r: int) -> list[float]:
+    """The values the margin y_t f_t(x_t) of round index r is compared with by the learner's decisions (0: the
+    mistake test; 1: the hinge loss, or the Projectrons' margin error, logged by both and acted on by Projectron++;
+    1 − ε_t: AVP/Ahpatron's update test)."""
+    if learner.name in ("ahpatron", "avp"):
+        eps = learner.eps[r] if isinstance(learner.eps, list) else learner.eps
+        return [0.0, 1.0 - eps]
     if learner.name in ("pomd", "pomdr"):  # the hinge loss of the optimistic f_t
         return [1.0]
-    if learner.name in ("ogd", "bogd", "bogd++"):
+    if learner.name in ("ogd", "bogd", "bogd++", "projectron", "projectron++", "fogd", "nogd"):
         return [0.0, 1.0]
     return [0.0]
+
+
+#: learners whose coefficients are running sums that may cancel to ~0, a hypothesis that is 0 mathematically after
+#: O(1) steps: the Projectrons' α ← α + y d* and the feature weights w ← w + ηy z(x) of FOGD and NOGD. Their rounding
+#: scale floors each |α_i| (|w_c|) at 1, the scale to which assert_same compares values (RTOL·max(|·|, 1)).
+CANCELLING = {"projectron", "projectron++", "fogd", "nogd"}
+
+
+def magnitude(lrn, x) -> float:
+    """S = Σ_i |α_i κ(x_i, x)| over the learner's current kernel expansion, or Σ_c |w_c z_c(x)| for a linear model
+    on features (FOGD, NOGD after its switch), with |α_i| and |w_c| floored at 1 for CANCELLING: the scale of the
+    rounding error of its score at x."""
+    if getattr(lrn, "w", None) is not None:
+        coef, terms = lrn.w, lrn.features(x)[0]
+    elif len(lrn.f):
+        coef, terms = lrn.f.alpha, lrn.f.row(x)
+    else:
+        return 0.0
+    a = np.abs(coef)
+    return float((np.maximum(a, 1.0) if lrn.name in CANCELLING else a) @ np.abs(terms))
 
 
 def is_rounding_tie(name: str, kernel: str, params: dict, X, y, r: int, tc, tg) -> bool:
     """True when round r's margin y_r f_r(x_r) lies, on both paths, within rounding of one of the learner's
     thresholds θ, so that float64 rounding decides the comparison: |y f − θ| ≤ (RTOL + (n+2)·2⁻⁵²)·S with
-    S = Σ_i |α_i κ(x_i, x_r)| over the generic hypothesis f_r (plus λ_r·max κ for the window term of POMD). The
+    S = Σ_i |α_i κ(x_i, x_r)| over the generic hypothesis f_r (``magnitude``; plus λ_r·max κ for the window term
+    of POMD). The
     (n+2)·2⁻⁵² is the textbook error bound of an n-term dot product with rounded kernel values; RTOL covers the
     states of the two paths, which agree to RTOL on the rounds before (asserted). A divergence anywhere else fails."""
     lrn = learners.make(name, kernel=kernel, compiled=False, **params)
     if r:
         lrn.run(X[:r], y[:r])
-        f = lrn.f
-        S = float(np.abs(f.alpha) @ np.abs(f.row(X[r]))) if len(f) else 0.0
+        S = magnitude(lrn, X[r])
     else:
         S = 0.0
     if "lam" in tg.extras and name in ("pomd", "pomdr"):
         S += float(tg.extras["lam"][r]) * max(1.0, float(np.max(lrn.kernel.diag(X))))
     bound = (RTOL + (len(X) + 2) * 2.0**-52) * max(S, 1e-300)
-    ths = thresholds(lrn)
+    ths = thresholds(lrn, r)
     return all(any(abs(float(tr.score[r]) * int(y[r]) - th) <= bound for th in ths) for tr in (tc, tg))
 
 
@@ -154,11 +183,18 @@ def removal_tie(tc, tg, r: int) -> bool:
 
 
 def prefix(tr, r: int):
-    """The Trace of rounds 1..r (the final hypothesis is dropped: the runs go on)."""
+    """The Trace of rounds 1..r (the final hypothesis is dropped: the runs go on), as a run of those rounds would
+    give it: update kinds renumbered by first occurrence, and no kind name or extra column that only later rounds
+    use (a column holding only its default, NaN / −1 / False, on rounds 1..r is dropped)."""
     import dataclasses
 
-    cut = {k: getattr(tr, k)[:r] for k in ("score", "y", "yhat", "kind", "size", "norm")}
-    return dataclasses.replace(tr, extras={k: v[:r] for k, v in tr.extras.items()}, final=None, **cut)
+    cut = {k: getattr(tr, k)[:r] for k in ("score", "y", "yhat", "size", "norm")}
+    names = np.array(tr.kind_names)[tr.kind[:r]]
+    kind_names = tuple(dict.fromkeys(("none",) + tuple(names)))
+    kind = np.array([kind_names.index(n) for n in names], dtype=tr.kind.dtype)
+    default = {"f": np.isnan, "i": lambda v: v == -1, "b": lambda v: ~v}
+    extras = {k: v[:r] for k, v in tr.extras.items() if not np.all(default[v.dtype.kind](v[:r]))}
+    return dataclasses.replace(tr, extras=extras, final=None, kind=kind, kind_names=kind_names, **cut)
 
 
 def tolerance(learner, X, tg) -> float:
@@ -183,8 +219,8 @@ def both(name: str, kernel: str, params: dict, X, y):
     trace carries the learner's ``removal_log`` (BOGD) as ``learner_log``."""
     out = []
     for flag in (True, False):
-        lrn = learners.make(name, kernel=kernel, compiled=flag, **params)
         try:
+            lrn = learners.make(name, kernel=kernel, compiled=flag, **params)  # FOGD takes Gaussian kernels only
             tr = lrn.run(X, y)
             object.__setattr__(tr, "learner_log", getattr(lrn, "removal_log", None))
             out.append(tr)
@@ -230,9 +266,31 @@ def general_sequences(draw, max_T: int = 40):
 GENERAL_POSITION = {"ahpatron"}
 
 
+@st.composite
+def avp_params(draw, max_T: int = 40):
+    """AVP's radius and schedules: constants (an int ε types its column int), per-round lists, Corollary 2's λ_t (a
+    finite U), and lists shorter than the sequence (the generic path raises at the missing round)."""
+    U = draw(st.sampled_from([math.inf, 1.0, 3.0]))
+    lam = st.sampled_from([1.0, 0.5, 1.7])
+    eps = st.sampled_from([0, 1, 0.0, 0.5, 0.75, 0.95])
+    n = draw(st.sampled_from([max_T, 3]))
+    lam_v = draw(st.one_of(lam, st.lists(lam, min_size=n, max_size=n),
+                           *([st.just("cor2")] if math.isfinite(U) else [])))
+    eps_v = draw(st.one_of(eps, st.lists(eps, min_size=n, max_size=n)))
+    return {"U": U, "lam": lam_v, "eps": eps_v}
+
+
+@st.composite
+def nogd_params(draw):
+    B = draw(st.integers(1, 6))
+    return {"B": B, "eta": draw(st.sampled_from([0.1, 0.5, 1.0])),
+            "k": draw(st.one_of(st.none(), st.integers(1, B)))}
+
+
 def learner_params(name: str):
     """A hypothesis strategy of parameters for learner ``name`` (small budgets, so removals happen)."""
     B = st.integers(1, 6)
+    projectron = st.fixed_dictionaries({"eta": st.sampled_from([0.1, 0.5, 0.9])})
     return {
         "perceptron": st.just({}),
         "remove-oldest": st.fixed_dictionaries({"B": B}),
@@ -252,7 +310,13 @@ def learner_params(name: str):
         "pomdr": st.fixed_dictionaries({"U": st.sampled_from([1.0, 3.0]), "zeta": st.sampled_from([1.0, 0.5]),
                                         "M": st.sampled_from([1, 3, 15]), "B": st.sampled_from([4, 6, 8]),
                                         "B0": st.sampled_from([None, 1, 2])}),
+        "avp": avp_params(),
+        "projectron": projectron, "projectron++": projectron,
+        # η = 1: a repeated point with its own label scores η‖z‖² = 1 up to rounding, a tie at the hinge's kink
+        "fogd": st.fixed_dictionaries({"B": B, "eta": st.sampled_from([0.1, 0.5, 1.0]), "seed": st.integers(0, 3)}),
+        "nogd": nogd_params(),
     }[name]
+
 
 
 @pytest.mark.parametrize("name", compiled.available())
@@ -291,7 +355,10 @@ def integer_sequences(draw, max_T: int = 40):
 EXACT = {"perceptron": st.just({}), "remove-oldest": st.fixed_dictionaries({"B": st.integers(1, 6)}),
          "rbp": st.fixed_dictionaries({"B": st.integers(1, 6), "seed": st.integers(0, 5)}),
          "cks": st.fixed_dictionaries({"B": st.integers(1, 6)}),
-         "shrinking-perceptron": st.fixed_dictionaries({"phi": st.sampled_from([1.0, 0.5, 0.25])})}
+         "shrinking-perceptron": st.fixed_dictionaries({"phi": st.sampled_from([1.0, 0.5, 0.25])}),
+         # dyadic λ and ε: integer-or-dyadic scores, so y f = 0 and y f = 1 − ε are exact ties (U = ∞: no scaling)
+         "avp": st.fixed_dictionaries({"lam": st.sampled_from([1.0, 0.5, 0.25]), "eps": st.sampled_from([0, 0.5, 1]),
+                                       "U": st.just(math.inf)})}
 
 
 @pytest.mark.parametrize("name", sorted(set(EXACT) & set(compiled.available())))
@@ -330,6 +397,25 @@ def test_compiled_equals_generic_long_run(name):
             assert a["t"] == b["t"] and a["i"] == b["i"] and a["lam_eta"] == b["lam_eta"]
             for k in ("p", "alpha", "alpha_new", "kdiag"):
                 assert close(a[k], b[k]), k
+
+
+def noisy_stream(T: int = 600) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(T, 2))
+    return X, np.where(X[:, 0] * X[:, 1] + 0.3 * rng.normal(size=T) > 0, 1, -1)
+
+
+@pytest.mark.parametrize("params", [
+    {"U": 1.0, "lam": "cor2", "eps": 0.5},                                     # Corollary 2's λ_t, a finite ball
+    {"U": 3.0, "lam": [0.5 + (t % 7) / 10 for t in range(600)], "eps": [(t % 5) / 5 for t in range(600)]},
+    {"U": 2.0, "lam": 0.9, "eps": 0},                                          # an int ε: an int column
+], ids=["cor2", "lists", "int-eps"])
+def test_avp_schedules_long_run(params):
+    """AVP's schedules over the 600-round stream (the hypothesis test draws them on short sequences)."""
+    X, y = noisy_stream()
+    tc, tg = both("avp", "gaussian:sigma=1", params, X, y)
+    assert tg.M > 50 and np.count_nonzero(tg.extras["proj"] < 1) > 10  # the ball projection acts
+    assert_same(tc, tg)
 
 
 @pytest.mark.parametrize("name", compiled.available())
@@ -408,10 +494,18 @@ def test_callable_schedule_takes_the_generic_path():
     np.testing.assert_array_equal(by_callable.score, by_list.score)
 
 
-def test_run_many_equals_single_runs():
+@pytest.mark.parametrize("name", compiled.available())
+def test_run_many_equals_single_runs(name, monkeypatch):
+    """run_many takes the compiled path for every sequence, and each Trace equals the generic run's."""
     rng = np.random.default_rng(0)
     seqs = [(rng.normal(size=(50, 2)), rng.choice([-1, 1], size=50)) for _ in range(5)]
-    lrn = learners.make("rbp", B=5, seed=2)
-    many = lrn.run_many(seqs)
+    accepted = learners.accepted_params(name)
+    params = {k: v for k, v in {"B": 6, "seed": 2}.items() if k in accepted}
+    calls = []
+    real = compiled.run
+    monkeypatch.setattr(compiled, "run", lambda *a: calls.append(1) or real(*a))
+    many = learners.make(name, **params).run_many(seqs)
+    assert len(calls) == len(seqs)
     for (X, y), tr in zip(seqs, many):
-        assert_same(tr, learners.make("rbp", B=5, seed=2, compiled=False).run(X, y))
+        tg = learners.make(name, compiled=False, **params).run(X, y)
+        assert_same(tr, tg, rtol=tolerance(learners.make(name, **params), X, tg))

@@ -130,9 +130,9 @@ def test_perceptron_without_gram_matrix_at_scale(monkeypatch):
     """Above GRAM_T rounds the compiled Perceptron keeps no Gram matrix; the final hypothesis computes it on
     demand, and equals the generic run's."""
     from adversaries.sequences import get
-    from learners.compiled import perceptron as cp
+    from learners.compiled import glue
 
-    monkeypatch.setattr(cp, "GRAM_T", 50)
+    monkeypatch.setattr(glue, "GRAM_T", 50)
     X, y = get("noisy").build(seed=2, T=300, d=5)
     tr = learners.make("perceptron", kernel="gaussian:sigma=1").run(X, y)
     ref = learners.make("perceptron", kernel="gaussian:sigma=1", compiled=False).run(X, y)

@@ -13,8 +13,14 @@ first compiled run, so ``import learners`` stays light; each learner family comp
 on disk across processes.
 
 Modules: :mod:`.core` (kernel rows, the expansion, trace logging, Cholesky: the shared mechanics), one module per
-family with the algorithm's own rule (:mod:`.perceptron`, :mod:`.ogd`, :mod:`.ahpatron`, :mod:`.pomd`), and
-:mod:`.glue` (Python side: arguments in, Trace out).
+family with the algorithm's own rule (:mod:`.perceptron`, :mod:`.ogd`, :mod:`.ahpatron` (with AVP), :mod:`.pomd`,
+:mod:`.projectron`, :mod:`.random_features` (FOGD, NOGD)), and :mod:`.glue` (Python side: arguments in, Trace out).
+
+Memory: the budgeted learners whose algorithm reads no Gram matrix in bulk (the shrink-remove family: remove-oldest,
+the Forgetrons, RBP, CKS) keep none: O(B·d) per run (core's module docstring). Those that project (Ahpatron, POMD,
+POMDR, the Projectrons, NOGD's Nyström map) keep their B×B Gram matrix, inherent to the algorithm; BOGD and BOGD++
+keep theirs for speed (compiled/ogd.py). Learners without a budget (Perceptron, OGD, AVP) keep it for runs of at
+most glue.GRAM_T rounds.
 
 Known limits: after a compiled run the learner holds its final hypothesis ``f`` (and BOGD's ``removal_log``), but
 its other counters (M, Q, t̄, the generator state, ...) are those of ``reset``; ``progress`` is not shown; a callable
@@ -45,8 +51,13 @@ RUNNERS = {
     "bogd": "ogd",
     "bogd++": "ogd",
     "ahpatron": "ahpatron",
+    "avp": "ahpatron",
     "pomd": "pomd",
     "pomdr": "pomd",
+    "projectron": "projectron",
+    "projectron++": "projectron",
+    "fogd": "random_features",
+    "nogd": "random_features",
 }
 
 

@@ -1,6 +1,14 @@
-"""Compiled run of Ahpatron (paper 000, Algorithm 2; learners/ahpatron.py): AVP's update test y f < 1 − ε and
-ball projection, and the halving step (eqs. 6-9): split by (|α|, insertion round), θ* = (K₂ + ηI)⁻¹ K₂₁ α by a
-Cholesky solve on the stored Gram matrix, the rescaling of eq. 7 (with the same fallbacks), restriction to S_{t,2}.
+"""Compiled runs of AVP and Ahpatron (paper 000, Algorithms 1 and 2; learners/avp.py, learners/ahpatron.py).
+
+Both share AVP's mechanics (learners.avp.AggressiveLearner): the sets M'_T and N_T, the update test y f < 1 − ε and
+the ball projection Proj_H (:func:`_classify`, :func:`_project_ball`). AVP adds the schedules λ_t (a constant, a list,
+or Corollary 2's ``cor2``) and ε_t; Ahpatron its halving step (eqs. 6-9): split by (|α|, insertion round),
+θ* = (K₂ + ηI)⁻¹ K₂₁ α by a Cholesky solve on the stored Gram matrix, the rescaling of eq. 7 (with the same
+fallbacks), restriction to S_{t,2}.
+
+Memory: Ahpatron's halving reads the B×B Gram matrix in bulk (the solve of eq. 9, the norms of eq. 7), so its O(B²)
+is inherent. AVP has no budget; Proj_H is a scaling and ‖f‖² is never refreshed (no removal), so it reads no Gram
+row at all and keeps G for short runs only (glue.GRAM_T).
 """
 from __future__ import annotations
 
@@ -13,11 +21,59 @@ from . import core, glue
 from .core import JIT
 from .glue import BOOL, FLOAT, INT
 
-SPEC = [("M_prime", BOOL), ("N", BOOL), ("eps", FLOAT), ("proj_residual", FLOAT), ("halving", BOOL),
+# one spec for both (AVP logs lam, never the halving columns; Ahpatron never lam)
+SPEC = [("M_prime", BOOL), ("N", BOOL), ("eps", FLOAT), ("lam", FLOAT), ("proj_residual", FLOAT), ("halving", BOOL),
         ("fbar_fallback", BOOL), ("fbar_undefined", BOOL), ("norm_before", FLOAT), ("cU", FLOAT),
         ("fbar_norm", FLOAT), ("dist_f_fbar", FLOAT), ("norm_tilde", FLOAT), ("proj", FLOAT), ("zeta", FLOAT)]
-(C_MP, C_N, C_EPS, C_RES, C_HALV, C_FALL, C_UNDEF, C_NB, C_CU, C_FBN, C_DIST, C_NT, C_PROJ, C_ZETA) = range(len(SPEC))
+(C_MP, C_N, C_EPS, C_LAM, C_RES, C_HALV, C_FALL, C_UNDEF, C_NB, C_CU, C_FBN, C_DIST, C_NT, C_PROJ, C_ZETA) = range(len(SPEC))
 KINDS = ("none", "update", "update+halving")
+
+
+@njit(**core.INLINE)
+def _classify(ext, first, i, margin, eps):
+    """AggressiveLearner.classify: logs t ∈ M'_T, t ∈ N_T and ε_t; returns (t ∈ M'_T, update?)."""
+    core.log(ext, first, C_MP, i, 1.0 if margin <= 0 else 0.0)
+    core.log(ext, first, C_N, i, 1.0 if 0 < margin < 1 - eps else 0.0)
+    core.log(ext, first, C_EPS, i, eps)
+    return margin <= 0, margin < 1 - eps
+
+
+@njit(**core.INLINE)
+def _project_ball(E, U, ext, first, i):
+    """AggressiveLearner.project_ball: f ← min{1, U/‖f‖} f, logging ‖f̃‖ and the factor."""
+    nrm = core.norm(E)
+    core.log(ext, first, C_NT, i, nrm)
+    s = 1.0
+    if math.isfinite(U) and nrm > U:
+        s = U / nrm
+        core.scale(E, s)
+    core.log(ext, first, C_PROJ, i, s)
+
+
+@njit(**JIT)
+def _run_avp(kc, kp, X, y, U, cor2, lam, eps, E, ext, first, scores, kinds, sizes, norms):
+    """AVP._round over the sequence: ``lam`` and ``eps`` hold λ_t and ε_t per round (``cor2``: λ_t of Corollary 2
+    instead, from the count of M'_T rounds, the current one included)."""
+    row = np.empty(X.shape[0] + 2)
+    count = 0
+    for i in range(X.shape[0]):
+        t, x, yt = i + 1, X[i], y[i]
+        fx = core.evaluate(E, kc, kp, x, row)
+        in_m, update = _classify(ext, first, i, yt * fx, eps[i])
+        if cor2:
+            count += in_m
+            lam_t = U / math.sqrt(U ** 2 + count)
+        else:
+            lam_t = lam[i]
+        core.log(ext, first, C_LAM, i, lam_t)
+        kind = 0
+        if update:
+            E = core.reserve(E)
+            core.add(E, x, lam_t * yt, row, core.kxx(kc, kp, x), t, yt, fx)
+            _project_ball(E, U, ext, first, i)
+            kind = 1
+        core.finish_round(E, i, fx, kind, scores, kinds, sizes, norms)
+    return E
 
 
 @njit(**JIT)
@@ -107,12 +163,8 @@ def _run(kc, kp, X, y, B, U, lam, eps, eta, cnorm, c, E, ext, first, scores, kin
     for i in range(X.shape[0]):
         t, x, yt = i + 1, X[i], y[i]
         fx = core.evaluate(E, kc, kp, x, row)
-        margin = yt * fx
-        core.log(ext, first, C_MP, i, 1.0 if margin <= 0 else 0.0)
-        core.log(ext, first, C_N, i, 1.0 if 0 < margin < 1 - eps else 0.0)
-        core.log(ext, first, C_EPS, i, eps)
         kind = 0
-        if margin < 1 - eps:
+        if _classify(ext, first, i, yt * fx, eps)[1]:
             if E.ns[0] < B:
                 core.add(E, x, lam * yt, row, core.kxx(kc, kp, x), t, yt, fx)
                 kind = 1
@@ -125,25 +177,46 @@ def _run(kc, kp, X, y, B, U, lam, eps, eta, cnorm, c, E, ext, first, scores, kin
                     row[a] = row[keep[a]]
                 core.add(E, x, lam * yt, row, core.kxx(kc, kp, x), t, yt, core.dot(E.alpha, row, m))
                 kind = 2
-            nrm = core.norm(E)
-            core.log(ext, first, C_NT, i, nrm)
-            s = 1.0
-            if math.isfinite(U) and nrm > U:
-                s = U / nrm
-                core.scale(E, s)
-            core.log(ext, first, C_PROJ, i, s)
+            _project_ball(E, U, ext, first, i)
         if halvings:
             core.log(ext, first, C_ZETA, i, zeta_sum / (U * halvings))
         core.finish_round(E, i, fx, kind, scores, kinds, sizes, norms)
     return E
 
 
-def run(learner, X: np.ndarray, y: np.ndarray):
+def _spec(eps) -> list:
+    """SPEC with ε's column typed as the generic Trace types it: by the first value logged (an int ε: int)."""
     spec = list(SPEC)
-    if isinstance(learner.eps, int):  # the generic Trace types a column by the first value logged
+    if isinstance(eps[0] if isinstance(eps, list) else eps, int):
         spec[C_EPS] = ("eps", INT)
-    r = glue.start_run(learner, X, y, spec, cap=learner.B + 1)
+    return spec
+
+
+def _per_round(schedule, T: int) -> "np.ndarray | None":
+    """A constant or list schedule as T values, or None when a list is shorter than T (the generic path then raises
+    at the round that needs the missing entry)."""
+    if isinstance(schedule, list):
+        return np.asarray(schedule[:T], dtype=float) if len(schedule) >= T else None
+    return np.full(T, float(schedule))
+
+
+def run(learner, X: np.ndarray, y: np.ndarray):
+    if learner.name == "avp":
+        return _avp(learner, X, y)
+    r = glue.start_run(learner, X, y, _spec(learner.eps), cap=learner.B + 1)
     cnorm = learner.c == "norm"
-    E = _run(r.kc, r.kp, r.X, r.y, int(learner.B), float(learner.U), float(learner.lam),
-             float(learner.eps), float(learner.eta), cnorm, 0.0 if cnorm else float(learner.c), r.E, *r.columns)
+    E = r.call(_run, int(learner.B), float(learner.U), float(learner.lam), float(learner.eps), float(learner.eta),
+               cnorm, 0.0 if cnorm else float(learner.c))
+    return glue.trace(learner, y, r, KINDS, E)
+
+
+def _avp(learner, X: np.ndarray, y: np.ndarray):
+    T = len(y)
+    eps = _per_round(learner.eps, T)
+    cor2 = learner.lam == "cor2"
+    lam = np.zeros(1) if cor2 else _per_round(learner.lam, T)
+    if eps is None or lam is None:
+        return None
+    r = glue.start_run(learner, X, y, _spec(learner.eps), gram=glue.unbudgeted_gram(T))
+    E = r.call(_run_avp, float(learner.U), cor2, lam, eps)
     return glue.trace(learner, y, r, KINDS, E)

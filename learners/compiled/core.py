@@ -7,12 +7,20 @@ named tuple :class:`Exp` of arrays (support points stored transposed, ``XT[j, i]
 is a vectorised loop over i); the scalars live in two small arrays so that helpers can update them in place:
 
 ``fs[0]``  ‖f‖² maintained incrementally          ``ns[0]``  n, the number of support points
-``ns[1]``  operations since the last refresh        ``ns[2]``  1 once support values f(x_i) are tracked (``fv``)
-``ns[3]``  points ever added                         ``ns[4]``  1 when the Gram matrix G is kept (see below)
+``fs[1:3]`` the kernel parameters ``kp``             ``ns[1]``  operations since the last refresh
+``ns[2]``  1 once support values f(x_i) are tracked (``fv``)        ``ns[3]``  points ever added
+``ns[4]``  1 when the Gram matrix G is kept (see below)              ``ns[5]``  the kernel code ``kc``
 
-A run whose hypothesis never needs the support's Gram matrix (the plain Perceptron: its ‖f‖² is incremental and,
-with no removal, never refreshed) may be started with ``new_expansion(..., gram=False)``: G is then a 1×1
-placeholder, nothing writes it, and memory stays O(n·d) instead of O(n²) (issue 14: 10^5 rounds).
+Memory. With ``new_expansion(..., gram=False)`` G is a 1×1 placeholder that nothing writes, and the expansion holds
+O(n·d) numbers: the points, coefficients and O(n) per-point values. Every operation that reads a Gram row (the
+periodic refresh of ‖f‖², remove, set_coef, support_values) then recomputes it with one kernel row over the support
+(:func:`gram_row`, O(n·d) instead of O(n)). The recomputed row equals the stored one bit for bit (each kernel value
+is the same expression of the two points: (a − b)² = (b − a)², products commute, the sums run over the coordinates
+in the same order), so the two layouts give the same run; the one exception is a Gaussian row with an argument
+below −708, which exp_row evaluates with the library exp for the whole row (values then differ in the last bit).
+Learners that read G in bulk (Ahpatron's halving solve, POMD's ALD factor and halving, the Projectron's factor,
+NOGD's eigendecomposition, BOGD's O(n²) coefficient resets) keep it: for them the n² factor is inherent or the
+kernel rows would cost more than the issue's time target allows (see each module).
 
 Kernels are passed as ``(kc, kp)``: ``kc`` 0 linear, 1 Gaussian (``kp[0]`` = −1/(2σ²)), 2 normalised polynomial
 (``kp[0]`` = degree, ``kp[1]`` = c). Trace extras are logged into one float matrix ``ext[column, round]`` (ints
@@ -40,14 +48,16 @@ JIT = dict(cache=True, nogil=True, error_model="numpy")
 INLINE = dict(JIT, inline="always")
 
 
-def new_expansion(cap: int, d: int, gram: bool = True) -> Exp:
-    """An empty expansion with room for ``cap`` points of dimension d (grown by doubling when needed); ``gram=False``
-    keeps no Gram matrix (module docstring)."""
+def new_expansion(cap: int, d: int, kc: int, kp: np.ndarray, gram: bool = True) -> Exp:
+    """An empty expansion for the kernel (kc, kp) with room for ``cap`` points of dimension d (grown by doubling when
+    needed); ``gram=False`` keeps no Gram matrix (module docstring)."""
     cap = max(int(cap), 1)
-    ns = np.zeros(5, np.int64)
-    ns[4] = int(gram)
+    ns = np.zeros(6, np.int64)
+    ns[4], ns[5] = int(gram), kc
+    fs = np.zeros(3)
+    fs[1:3] = kp[:2]
     return Exp(np.empty((d, cap)), np.empty(cap), np.empty(cap, np.int64), np.empty(cap), np.empty(cap),
-               np.empty((cap, cap) if gram else (1, 1)), np.empty(cap), np.zeros(1), ns)
+               np.empty((cap, cap) if gram else (1, 1)), np.empty(cap), fs, ns)
 
 
 # ------------------------------------------------------------------ kernels
@@ -168,16 +178,35 @@ def evaluate(E, kc, kp, x, row):
 
 
 @njit(**INLINE)
+def scratch(E):
+    """A buffer for :func:`gram_row` (empty when G is kept: the row is then a view of G)."""
+    return np.empty(0 if E.ns[4] else E.ns[0])
+
+
+@njit(**INLINE)
+def gram_row(E, i, buf):
+    """Row i of the support's Gram matrix (entries [:n]): a view of G when it is kept, otherwise one kernel row of
+    x_i over the support computed into ``buf`` (from :func:`scratch`; equal to the stored row, module docstring)."""
+    if E.ns[4]:
+        return E.G[i]
+    n = E.ns[0]
+    kernel_row(E.ns[5], E.fs[1:3], E.XT[:, i].copy(), E.XT, n, buf)
+    buf[i] = E.kdiag[i]
+    return buf
+
+
+@njit(**INLINE)
 def refresh(E):
     """‖f‖² = αᵀGα (and the tracked support values Gα) recomputed from scratch (G is symmetric: rows of G)."""
     n = E.ns[0]
-    if not E.ns[4]:
-        raise ValueError("refresh needs the Gram matrix, which this expansion does not keep")
-    a, G = E.alpha, E.G
+    a = E.alpha
+    buf = scratch(E)
+    G = E.G
     s = 0.0
     track = E.ns[2]
     for j in range(n):
-        v = dot(G[j], a, n)
+        # G[j] spelled out where G is kept: through gram_row, the rows of a refresh cost BOGD 1.6× its run time
+        v = dot(G[j] if E.ns[4] else gram_row(E, j, buf), a, n)
         if track:
             E.fv[j] = v
         s += v * a[j]
@@ -253,15 +282,20 @@ def reserve(E):
 @njit(**JIT)
 def remove(E, i):
     """Remove slot i; the last point moves into it (KernelExpansion.remove)."""
+    remove_row(E, i, gram_row(E, i, scratch(E)))
+
+
+@njit(**JIT)
+def remove_row(E, i, gi):
+    """:func:`remove` given gi, row i of the Gram matrix (from :func:`gram_row`, when the caller has it already)."""
     n = E.ns[0]
     a = E.alpha[i]
-    G = E.G
-    f_xi = E.fv[i] if E.ns[2] else dot(G[i], E.alpha, n)
+    f_xi = E.fv[i] if E.ns[2] else dot(gi, E.alpha, n)
     E.fs[0] += -2 * a * f_xi + a * a * E.kdiag[i]
     last = n - 1
     if E.ns[2]:
         for j in range(n):
-            E.fv[j] -= a * G[i, j]
+            E.fv[j] -= a * gi[j]
         E.fv[i] = E.fv[last]
     if i != last:
         E.XT[:, i] = E.XT[:, last]
@@ -269,11 +303,13 @@ def remove(E, i):
         E.born[i] = E.born[last]
         E.label[i] = E.label[last]
         E.kdiag[i] = E.kdiag[last]
-        for j in range(n):
-            G[i, j] = G[last, j]
-        for j in range(n):
-            G[j, i] = G[j, last]
-        G[i, i] = G[last, last]
+        if E.ns[4]:
+            G = E.G
+            for j in range(n):
+                G[i, j] = G[last, j]
+            for j in range(n):
+                G[j, i] = G[j, last]
+            G[i, i] = G[last, last]
     E.ns[0] = last
     E.ns[1] += 1
 
@@ -297,12 +333,13 @@ def set_coef(E, i, value):
     delta = value - E.alpha[i]
     if delta == 0:
         return
-    f_xi = E.fv[i] if E.ns[2] else dot(E.G[i], E.alpha, n)
+    gi = gram_row(E, i, scratch(E))
+    f_xi = E.fv[i] if E.ns[2] else dot(gi, E.alpha, n)
     E.fs[0] += 2 * delta * f_xi + delta * delta * E.kdiag[i]
     E.alpha[i] = value
     if E.ns[2]:
         for j in range(n):
-            E.fv[j] += delta * E.G[i, j]
+            E.fv[j] += delta * gi[j]
     E.ns[1] += 1
 
 
@@ -317,6 +354,8 @@ def set_alpha(E, new):
 @njit(**JIT)
 def restrict(E, keep, new_alpha):
     """Keep the slots ``keep`` in that order with coefficients new_alpha (KernelExpansion.restrict); O(n²)."""
+    if not E.ns[4]:
+        raise ValueError("restrict needs the Gram matrix, which this expansion does not keep")
     m = keep.shape[0]
     XT, G = E.XT[:, keep].copy(), E.G.copy()
     born, label, kdiag = E.born[keep].copy(), E.label[keep].copy(), E.kdiag[keep].copy()
@@ -334,8 +373,9 @@ def support_values(E):
     """f(x_i) at every support point (tracked from the first call on, as KernelExpansion.support_values)."""
     n = E.ns[0]
     if not E.ns[2]:
+        buf = scratch(E)
         for i in range(n):
-            E.fv[i] = dot(E.G[i], E.alpha, n)
+            E.fv[i] = dot(gram_row(E, i, buf), E.alpha, n)
         E.ns[2] = 1
     return E.fv[:n]
 
@@ -465,6 +505,8 @@ def factor_from_gram(E, L):
     """L[:n, :n] ← the Cholesky factor of the support Gram matrix (GramFactor.from_gram); raises when the Gram
     matrix is not positive definite."""
     n = E.ns[0]
+    if not E.ns[4]:
+        raise ValueError("the Cholesky factor needs the Gram matrix, which this expansion does not keep")
     G = E.G
     for j in range(n):
         s = G[j, j] - dot(L[j], L[j], j)
@@ -473,3 +515,39 @@ def factor_from_gram(E, L):
         L[j, j] = math.sqrt(s)
         for i in range(j + 1, n):
             L[i, j] = (G[i, j] - dot(L[i], L[j], j)) / L[j, j]
+
+
+@njit(**JIT)
+def factor_room(L, cap):
+    """L itself, or a copy with room for ``cap`` rows (the factor grows with the expansion it factors)."""
+    m = L.shape[0]
+    if m >= cap:
+        return L
+    L2 = np.empty((cap, cap))
+    L2[:m, :m] = L
+    return L2
+
+
+@njit(**JIT)
+def factor_append(L, row, kx, n, lvec):
+    """Extend the factor L[:n, :n] by the point with kernel row ``row`` over the support and κ(x, x) = kx
+    (GramFactor.append: l = L⁻¹k into lvec, Schur complement s = kx − ‖l‖²); returns False, leaving L as it is, when
+    s ≤ 0 (the point lies in the span of the support: the generic expansion then drops its factor)."""
+    if n:
+        forward(L, row, n, lvec)
+    s = kx - dot(lvec, lvec, n)
+    if s > 0.0:
+        L[n, :n] = lvec[:n]
+        L[n, n] = math.sqrt(s)
+        return True
+    return False
+
+
+@njit(**INLINE)
+def factor_norm_sq(E, L, valid, row, n, lvec):
+    """‖l‖² for l = L⁻¹k (into lvec): the projection's squared norm kᵀK_S⁻¹k, with L built from the stored Gram
+    matrix first when it is not ``valid`` (KernelExpansion.factor, GramFactor.schur). L is valid afterwards."""
+    if not valid:
+        factor_from_gram(E, L)
+    forward(L, row, n, lvec)
+    return dot(lvec, lvec, n)

@@ -52,12 +52,28 @@ class Run(NamedTuple):
         """(ext, first, scores, kinds, sizes, norms), the trailing arguments of every compiled loop."""
         return self.ext, self.first, self.scores, self.kinds, self.sizes, self.norms
 
+    def call(self, loop, *args):
+        """``loop(kc, kp, X, y, *args, E, ext, first, scores, kinds, sizes, norms)``: the calling convention of every
+        compiled loop over an expansion; returns what the loop returns (its final expansion)."""
+        return loop(self.kc, self.kp, self.X, self.y, *args, self.E, *self.columns)
+
+
+#: Learners with no budget whose run never reads the support's Gram matrix (the Perceptron, kernel OGD, AVP: no removal,
+#: so no refresh) keep it only up to this many rounds: 10^5 rounds could need O(T²) memory (issue 14); the final
+#: hypothesis then computes it on demand.
+GRAM_T = 4096
+
+
+def unbudgeted_gram(T: int) -> bool:
+    """Whether a run of T rounds of a learner with no budget keeps the Gram matrix (see GRAM_T)."""
+    return T <= GRAM_T
+
 
 def start_run(learner: Any, X: np.ndarray, y: np.ndarray, spec: Sequence[tuple[str, str]],
               cap: "int | None" = None, gram: bool = True) -> Run:
     """Reset ``learner`` (as a generic run does first) and allocate what a compiled run of it on (X, y) fills: an
     expansion with room for ``cap`` points (default: the budget B + 1, or 17 as KernelLearner.reset; ``gram=False``:
-    no Gram matrix, see core.new_expansion), the core columns and the extras of ``spec``."""
+    no Gram matrix, O(B·d) memory, see core.new_expansion), the core columns and the extras of ``spec``."""
     kc, kp = kernel_args(learner.kernel)
     T, d = X.shape
     learner.reset()
@@ -65,7 +81,7 @@ def start_run(learner: Any, X: np.ndarray, y: np.ndarray, spec: Sequence[tuple[s
         cap = int(learner.params.get("B", 16) or 16) + 1
     ext, first = columns(spec, T)
     return Run(np.ascontiguousarray(X, dtype=float), np.ascontiguousarray(y, dtype=float), kc, kp, T, d, spec,
-               ext, first, new_expansion(cap, d, gram), np.empty(T), np.empty(T, np.int16), np.empty(T, np.int64),
+               ext, first, new_expansion(cap, d, kc, kp, gram), np.empty(T), np.empty(T, np.int16), np.empty(T, np.int64),
                np.empty(T))
 
 
@@ -107,13 +123,14 @@ def kinds(local: np.ndarray, names: Sequence[str]) -> tuple[np.ndarray, tuple]:
     return table[local], ("none",) + tuple(names[c] for c in present)
 
 
-def trace(learner: Any, y: np.ndarray, run: Run, kind_names: Sequence[str], E: Exp) -> Trace:
+def trace(learner: Any, y: np.ndarray, run: Run, kind_names: Sequence[str], E: "Exp | None") -> Trace:
     """Assemble the Trace of ``run`` (E: the expansion its compiled loop returned) and leave the learner holding
-    its final hypothesis, as a generic run does."""
+    its final hypothesis, as a generic run does (E = None: the caller has set the learner's state itself)."""
     scores, sizes, norms, spec, ext, first = run.scores, run.sizes, run.norms, run.spec, run.ext, run.first
     kind, names = kinds(run.kinds, kind_names)
     yhat = np.where(scores > 0, 1, np.where(scores < 0, -1, learner.zero_label)).astype(np.int8)
-    learner.f = expansion(learner.kernel, E)
+    if E is not None:
+        learner.f = expansion(learner.kernel, E)
     learner.t = len(y)
     return Trace(learner.name, dict(learner.describe_params()), learner.kernel.spec(), scores, y.copy(), yhat,
                  kind, names, sizes, norms, extras(spec, ext, first), learner.hypothesis())

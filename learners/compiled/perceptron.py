@@ -6,6 +6,11 @@ only the two hooks of the family differ per learner: the shrinking coefficient �
 schedule, or 1) and the removal slot r_t (oldest, greedy eq. 52, uniform random, CKS). Random draws (rbp) are made
 in Python with the learner's own numpy generator, in the order the generic path makes them, so both paths remove
 the same examples.
+
+Memory: the budgeted runs keep no Gram matrix (O(B·d), core's module docstring): the family reads a Gram row only at
+a removal (μ_r and the removal itself share one kernel row of x_r) and at the periodic refresh of ‖f‖²; the greedy
+and CKS rules track the support values f(x_i), updated with that same row. Without a budget the Perceptron, the
+Shrinking Perceptron and their like keep it for short runs only (glue.GRAM_T).
 """
 from __future__ import annotations
 
@@ -32,9 +37,6 @@ SPEC = [("J", BOOL), ("M", INT), ("Q", FLOAT), ("norm_prime", FLOAT), ("Psi_min"
 (C_J, C_M, C_Q, C_NORM_PRIME, C_PSI_MIN, C_GREEDY, C_CKS, C_SIGMA_R, C_MU_R, C_A, C_B, C_C, C_PHI, C_PHI_CAP,
  C_NORM_PP, C_R, C_SIGMA, C_MU, C_PSI) = range(len(SPEC))
 KINDS = ("none", "update", "update+remove")
-#: The plain Perceptron keeps its support's Gram matrix only up to this many rounds: it never reads it during the
-#: run, and 10^5 rounds could need O(T²) memory (issue 14); the final hypothesis then computes it on demand.
-GRAM_T = 4096
 
 
 @njit(**JIT)
@@ -161,12 +163,14 @@ def _run_family(kc, kp, X, y, variant, B, U, phi_cap, sched, draws, E, ext, firs
         slot = -1
         sigma_r = mu_r = 0.0
         n = E.ns[0]
+        g_slot = row  # row `slot` of the Gram matrix (set on removal rounds)
         if B >= 0 and n > B:
             slot = _removal_slot(E, variant, new_slot, draws, nd, ext, first, i)
             if variant == RBP:
                 nd += 1
             sigma_r = E.label[slot] * E.alpha[slot]
-            mu_r = E.label[slot] * core.dot(E.G[slot], E.alpha, n)
+            g_slot = core.gram_row(E, slot, core.scratch(E))
+            mu_r = E.label[slot] * core.dot(g_slot, E.alpha, n)
             core.log(ext, first, C_SIGMA_R, i, sigma_r)
             core.log(ext, first, C_MU_R, i, mu_r)
         phi, at_radius = _shrink_coefficient(variant, slot, sigma_r, mu_r, Q, M, norm_prime, phi_cap, U, sched, t,
@@ -186,7 +190,7 @@ def _run_family(kc, kp, X, y, variant, B, U, phi_cap, sched, draws, E, ext, firs
         sigma, mu = phi * sigma_r, phi * mu_r
         psi = _psi(sigma, mu)
         r = E.born[slot]
-        core.remove(E, slot)
+        core.remove_row(E, slot, g_slot)
         Q = Q + psi
         core.log(ext, first, C_R, i, r)
         core.log(ext, first, C_SIGMA, i, sigma)
@@ -215,18 +219,16 @@ def _schedule(learner, T: int) -> "np.ndarray | None":
 def run(learner, X: np.ndarray, y: np.ndarray):
     """The compiled run of a Perceptron-family learner, or None when this learner instance is not covered."""
     if learner.name == "perceptron":
-        r = glue.start_run(learner, X, y, SPEC[:1], cap=17, gram=X.shape[0] <= GRAM_T)
-        E = _run_perceptron(r.kc, r.kp, r.X, r.y, r.E, *r.columns)
-        return glue.trace(learner, y, r, KINDS, E)
+        r = glue.start_run(learner, X, y, SPEC[:1], cap=17, gram=glue.unbudgeted_gram(len(y)))
+        return glue.trace(learner, y, r, KINDS, r.call(_run_perceptron))
     variant = VARIANT[learner.name]
     sched = np.ones(1)
     if variant == SCHEDULE:
         sched = _schedule(learner, len(y))
         if sched is None:
             return None
-    r = glue.start_run(learner, X, y, SPEC)
     B = -1 if learner.B is None else int(learner.B)
+    r = glue.start_run(learner, X, y, SPEC, gram=B < 0 and glue.unbudgeted_gram(len(y)))
     draws = learner.rng.integers(B, size=r.T) if variant == RBP else np.zeros(1, np.int64)
-    E = _run_family(r.kc, r.kp, r.X, r.y, variant, B, float(learner.U_exact), float(getattr(learner, "phi_cap", 1.0)),
-                    sched, draws, r.E, *r.columns)
+    E = r.call(_run_family, variant, B, float(learner.U_exact), float(getattr(learner, "phi_cap", 1.0)), sched, draws)
     return glue.trace(learner, y, r, KINDS, E)

@@ -2,6 +2,9 @@
 estimator ∇̄_t, the ALD test by the incremental Cholesky factor of K_S (one forward substitution per round, one row
 appended per inserted point, rebuilt from the stored Gram matrix after a restriction, as KernelExpansion.factor
 does), the projection Π_U, OMDR's halving (eq. 9) and the learning rates of the POMD phase and of eq. 10.
+
+Memory: the ALD test needs K_S's Cholesky factor and the halving reads κ(x_kept, x_dropped) for every pair, so the
+B×B Gram matrix (and an n×n factor) is inherent to POMD and POMDR.
 """
 from __future__ import annotations
 
@@ -53,8 +56,9 @@ def _halve(E, B, U, ext, first, i):
 
 
 @njit(**JIT)
-def _run(kc, kp, X, y, omdr, B, B0, T, U, D, M, ald_thresh, E, L, ext, first, scores, kinds, sizes, norms):
+def _run(kc, kp, X, y, omdr, B, B0, T, U, D, M, ald_thresh, E, ext, first, scores, kinds, sizes, norms):
     d = X.shape[1]
+    L = np.empty((E.alpha.shape[0], E.alpha.shape[0]))  # the Cholesky factor of K_S (valid while ``fvalid``)
     row = np.empty(X.shape[0] + 2)
     wrow = np.empty(M)
     krow = np.empty(X.shape[0] + 2)
@@ -98,11 +102,8 @@ def _run(kc, kp, X, y, omdr, B, B0, T, U, D, M, ald_thresh, E, L, ext, first, sc
                 if n == 0:
                     alpha_t = D
                 else:
-                    if not fvalid:
-                        core.factor_from_gram(E, L)
-                        fvalid = True
-                    core.forward(L, row, n, lvec)
-                    alpha_t = kx - core.dot(lvec, lvec, n)
+                    alpha_t = kx - core.factor_norm_sq(E, L, fvalid, row, n, lvec)
+                    fvalid = True
                 core.log(ext, first, C_ALPHA, i, alpha_t)
                 held = math.sqrt(max(alpha_t, 0.0)) <= ald_thresh
                 core.log(ext, first, C_ALD, i, 1.0 if held else 0.0)
@@ -131,22 +132,11 @@ def _run(kc, kp, X, y, omdr, B, B0, T, U, D, M, ald_thresh, E, L, ext, first, sc
                 else:
                     sum_pomd += delta
                     core.log(ext, first, C_DTILDE, i, delta)
-                    if E.ns[0] == E.alpha.shape[0]:
-                        E = core.grow(E)
-                    if L.shape[0] < E.alpha.shape[0]:
-                        L2 = np.empty((E.alpha.shape[0], E.alpha.shape[0]))
-                        L2[:n, :n] = L[:n, :n]
-                        L = L2
+                    E = core.reserve(E)
+                    L = core.factor_room(L, E.alpha.shape[0])
                     core.add(E, x, lam * yt, row, kx, t, yt, fprev)
-                    if fvalid:  # KernelExpansion.add grows the factor (dropped when the point is in the span)
-                        if n:
-                            core.forward(L, row, n, lvec)
-                        s = kx - core.dot(lvec, lvec, n)
-                        if s > 0.0:
-                            L[n, :n] = lvec[:n]
-                            L[n, n] = math.sqrt(s)
-                        else:
-                            fvalid = False
+                    # KernelExpansion.add grows the factor (dropped when the point is in the span)
+                    fvalid = fvalid and core.factor_append(L, row, kx, n, lvec)
                     _project(E, U)
                     if omdr and E.ns[0] == B0:
                         tbar = t + 1
@@ -182,7 +172,5 @@ def run(learner, X: np.ndarray, y: np.ndarray):
     B = int(learner.B) if omdr else 0
     B0 = int(learner.B0) if omdr else 0
     ald = math.sqrt(learner.D) * horizon ** (-learner.zeta)
-    cap = r.E.alpha.shape[0]
-    E = _run(r.kc, r.kp, r.X, r.y, omdr, B, B0, horizon, float(learner.U), float(learner.D),
-             int(learner.M), ald, r.E, np.empty((cap, cap)), *r.columns)
+    E = r.call(_run, omdr, B, B0, horizon, float(learner.U), float(learner.D), int(learner.M), ald)
     return glue.trace(learner, y, r, KINDS, E)

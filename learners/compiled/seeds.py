@@ -43,7 +43,7 @@ def _run_part(learner: Any, X: np.ndarray, y: np.ndarray, E: "Any | None", draws
     """Compiled rounds of ``learner`` (reset) on (X, y) from the expansion E (None: empty); returns (Run, E).
     The draws are those of a run of ``draws_T`` rounds (a prefix of them is consumed). The learner's
     ``removal_log`` is not kept: a run here is returned as its Trace or columns only."""
-    r = glue.start_run(learner, X, y, ogd.SPEC)
+    r = glue.start_run(learner, X, y, ogd.SPEC, gram=ogd.BOUNDED_GRAM)
     args, log = ogd.arguments(learner, draws_T, log=False)
     E = ogd._run(r.kc, r.kp, r.X, r.y, *args, r.E if E is None else E, *r.columns, *log)
     return r, E
