@@ -48,18 +48,36 @@ def _perceptron_run(X, y, kernel, params) -> "tuple[Trace, str]":
                 f"learners.compiled.rigorous), {in_arb} undecided round(s) decided in arb")
 
 
-#: Precisions (bits) of the ball re-run of a budget learner, tried in turn when the balls cannot decide a step.
-#: Ahpatron's projection (eq. 9, (K₂ + ηI)⁻¹ with η = 0.0005) can amplify a ball's radius by up to ‖K₂₁‖/η ≈ 10^5
-#: per halving, about 17 bits, so a run with J halvings needs roughly 17·J bits beyond the 53 of the data; measured
-#: (issue 14): at T = 10^4 (J ≈ 60) even 4096 bits leave a margin undecided, so the re-run stops at 1024 bits.
-BALL_PRECISIONS = (256, 1024)
+#: Bits the ball re-run of Ahpatron loses per halving step, with eq. 9 solved as θ = Pα₁, P = (K₂ + ηI)⁻¹K₂₁
+#: (learners.expansion.KernelExpansion._projection_balls): measured about 7.8 bits per halving on noisy:d=5 with
+#: σ = 1 (T = 2000, 13 halvings: the coefficients' largest radius grows from 1e-68 to 4e-40), from the box enclosure
+#: of θ = Pα₁ (|P| row sums about 15) and of the renormalisation of eq. 7. Solving (K₂ + ηI)θ = K₂₁α₁ directly
+#: lost about 20 bits per halving (|(K₂ + ηI)⁻¹| row sums about 4700 with η = 0.0005), which is why the re-run
+#: failed at T = 10^4 even at 4096 bits before. The float64 run's error against the exact run does not grow
+#: (measured ‖α − α_exact‖∞ about 1e-12 at every halving): the growth is the balls' wrapping, not the algorithm's
+#: sensitivity.
+BITS_PER_HALVING = 10
+BASE_BITS = 128  # the data's 53 bits, the decisions' margins and the claim's own arithmetic
+MAX_BITS = 16384  # the last precision tried
+
+
+def ball_precisions(learner: str, float_trace) -> "tuple[int, ...]":
+    """The precisions (bits) of the ball re-run, tried in turn: for Ahpatron BASE_BITS + BITS_PER_HALVING·J (J the
+    float64 run's number of halvings, rounded up to 64 bits), then twice that, capped at MAX_BITS; 256 and 1024
+    bits for a learner without halving steps."""
+    if float_trace is None or "halving" not in float_trace:
+        return (256, 1024)
+    J = int(np.asarray(float_trace["halving"], bool).sum())
+    first = -(-(BASE_BITS + BITS_PER_HALVING * J) // 64) * 64
+    return tuple(sorted({min(first, MAX_BITS), min(2 * first, MAX_BITS)}))
 
 
 def _ball_run(X, y, kernel, params, learner) -> "tuple[Trace, str]":
     """The learner's generic run in arb ball arithmetic (O(T·B) ball operations for a budget learner), at the
-    precisions of :data:`BALL_PRECISIONS` in turn; raises Uncertain when even the last cannot decide a step."""
+    precisions of :func:`ball_precisions` in turn; raises Uncertain when even the last cannot decide a step."""
     last = None
-    for prec in BALL_PRECISIONS:
+    precisions = ball_precisions(learner, learners.make(learner, kernel=kernel, **params).run(X, y))
+    for prec in precisions:
         try:
             with nm.ball_arithmetic(prec):
                 tr = learners.make(learner, kernel=kernel, **params).run(X, y, progress=True)
@@ -68,7 +86,7 @@ def _ball_run(X, y, kernel, params, learner) -> "tuple[Trace, str]":
             last = exc
             print(f"\n# {learner}: the ball re-run at {prec} bits is undecided ({exc}); retrying with more bits",
                   file=sys.stderr)
-    raise nm.Uncertain(f"{last} (at {BALL_PRECISIONS[-1]} bits)")
+    raise nm.Uncertain(f"{last} (at {precisions[-1]} bits)")
 
 
 #: learner name -> the certified run at data-set scale (Gaussian kernel)

@@ -40,6 +40,7 @@ Trace columns (besides those of AVP's shared mechanics: ``M_prime``, ``N``, ``pr
 """
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any, ClassVar
 
@@ -113,17 +114,35 @@ class Ahpatron(AggressiveLearner):
         super().reset()
         self._zeta_sum = nm.scalar(0)
         self._halvings = 0
+        self._last_halving = 0  # the last halving round (0: none yet); points born on or after it are fresh
 
     # ------------------------------------------------------------------ halving
     def split(self) -> tuple[np.ndarray, np.ndarray]:
         """(S_{t,1}, S_{t,2}) as slot arrays: stable sort by (|α|, insertion round), first half removed."""
         if self.f.alpha.dtype == object:  # exact backends: compare the |α| themselves (a tie between balls raises)
-            order = np.array(sorted(range(len(self.f)), key=lambda i: (abs(self.f.alpha[i]), int(self.f.born[i]))),
-                             dtype=int)
+            order = np.array(sorted(range(len(self.f)), key=functools.cmp_to_key(self._order)), dtype=int)
         else:
             order = np.lexsort((self.f.born, np.abs(np.asarray(self.f.alpha, dtype=float))))
         half = self.B // 2
         return np.sort(order[:half]), np.sort(order[half:])
+
+    def _order(self, i: int, j: int) -> int:
+        """The split's order of slots i and j, (|α|, insertion round), for the exact backends.
+
+        Two *fresh* points (inserted on or after the last halving round) are ordered by insertion round without
+        comparing coefficients: each entered with |α| = λ and since then every coefficient was multiplied by the
+        same ball factors min{1, U/‖f̃‖} ≤ 1, so the older point's |α| is the newer one's times the factors of the
+        rounds between them: ≤, and equal exactly when no projection ran in between (an exact tie the algorithm
+        creates by construction, which balls could not decide; the tie rule then puts the older point first)."""
+        bi, bj = int(self.f.born[i]), int(self.f.born[j])
+        if min(bi, bj) >= self._last_halving:
+            return -1 if bi < bj else int(bi > bj)
+        ai, aj = abs(self.f.alpha[i]), abs(self.f.alpha[j])
+        if ai < aj:
+            return -1
+        if ai > aj:
+            return 1
+        return -1 if bi < bj else int(bi > bj)  # equal (exact balls only: an overlap raised above)
 
     def solve_theta(self, keep: np.ndarray, drop: np.ndarray) -> np.ndarray:
         """θ* of eq. 9, by the kernel expansion's Cholesky solve on the stored Gram matrix (mpmath inside
@@ -181,6 +200,7 @@ class Ahpatron(AggressiveLearner):
                 kind = "update"
             else:
                 keep = self.halve()
+                self._last_halving = t
                 row = row[keep]
                 self.f.add(x, self.lam * y, row=row, born=t, label=y, fx=self.f.alpha @ row)
                 kind = "update+halving"

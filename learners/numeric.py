@@ -510,16 +510,19 @@ def arb_matvec(M, v: np.ndarray) -> np.ndarray:
 
 def solve(A: np.ndarray, b: np.ndarray) -> np.ndarray:
     """A⁻¹b in ball arithmetic (python-flint ``arb_mat.solve``: the balls enclose the exact solution; a matrix that
-    the balls cannot prove invertible raises :class:`Uncertain`)."""
+    the balls cannot prove invertible raises :class:`Uncertain`). ``b`` is a vector or a matrix (one solve for all
+    its columns; the result has b's shape)."""
     from flint import arb_mat
 
     to = np.frompyfunc(lambda v: ball(v).a, 1, 1)
-    A2, b2 = to(np.atleast_2d(A)).tolist(), to(np.asarray(b).reshape(-1, 1)).tolist()
+    b = np.asarray(b)
+    A2, b2 = to(np.atleast_2d(A)).tolist(), to(b.reshape(len(b), -1)).tolist()
     try:
         x = arb_mat(A2).solve(arb_mat(b2))
     except ZeroDivisionError as exc:
         raise Uncertain(f"a {len(A2)}×{len(A2)} system the balls cannot prove nonsingular: {exc}") from None
-    return np.array([Ball(x[i, 0]) for i in range(x.nrows())], dtype=object)
+    out = np.array([[Ball(x[i, j]) for j in range(x.ncols())] for i in range(x.nrows())], dtype=object)
+    return out.reshape(b.shape)
 
 
 def tri_solve(L: np.ndarray, b: np.ndarray, lower: bool = True) -> np.ndarray:
