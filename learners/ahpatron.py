@@ -151,15 +151,15 @@ class Ahpatron(AggressiveLearner):
 
     def _residual(self, keep, drop, theta) -> Any:
         G, a = self.f.gram, self.f.alpha
-        b = G[np.ix_(keep, drop)] @ a[drop]
-        r = G[np.ix_(keep, keep)] @ theta + self.eta * theta - b
-        return nm.sqrt(r @ r) / (nm.sqrt(b @ b) + 1e-300)
+        b = nm.mv(G[np.ix_(keep, drop)], a[drop])
+        r = nm.mv(G[np.ix_(keep, keep)], theta) + self.eta * theta - b
+        return nm.sqrt(nm.dot(r, r)) / (nm.sqrt(nm.dot(b, b)) + 1e-300)
 
     def rescale(self, keep: np.ndarray, v: np.ndarray, target: Any) -> tuple[np.ndarray, bool, bool]:
         """Eq. 7: ᾱ with ‖Σ_keep ᾱ_i κ(x_i, ·)‖ = target along v (the fallbacks of the module docstring);
         returns (ᾱ, fallback used, eq. 7 undefined)."""
         f = self.f
-        vnorm = nm.sqrt(max(v @ f.gram[np.ix_(keep, keep)] @ v, nm.scalar(0)))
+        vnorm = nm.sqrt(max(nm.quad(f.gram[np.ix_(keep, keep)], v), nm.scalar(0)))
         fallback = not vnorm > 0 and target > 0
         kd = np.asarray(f.kdiag[keep], dtype=float)
         undefined = bool(fallback and not np.any(kd > 0))
@@ -180,8 +180,8 @@ class Ahpatron(AggressiveLearner):
         target = norm_t if self.c == "norm" else self.c * self.U
         abar, fallback, undefined = self.rescale(keep, f.alpha[keep] + theta, target)
         G = f.gram
-        cross = abar @ (G[keep, :] @ f.alpha)  # ⟨f̄_t, f_t⟩ from the stored Gram matrix
-        dist = nm.sqrt(max(f.norm_sq - 2 * cross + abar @ G[np.ix_(keep, keep)] @ abar, nm.scalar(0)))
+        cross = nm.dot(abar, nm.mv(G[keep, :], f.alpha))  # ⟨f̄_t, f_t⟩ from the stored Gram matrix
+        dist = nm.sqrt(max(f.norm_sq - 2 * cross + nm.quad(G[np.ix_(keep, keep)], abar), nm.scalar(0)))
         f.restrict(keep, abar)
         self._halvings += 1
         self._zeta_sum += dist
@@ -191,6 +191,10 @@ class Ahpatron(AggressiveLearner):
         return keep
 
     def _round(self, t, x, y):
+        fx = self.screened(x, y, self.eps)  # ball arithmetic only: a round certified to make no update
+        if fx is not None:
+            self._log_zeta()
+            return fx, "none"
         fx, row = self.f.evaluate(x)
         _, _, update = self.classify(y * fx, self.eps)
         kind = "none"
@@ -202,9 +206,12 @@ class Ahpatron(AggressiveLearner):
                 keep = self.halve()
                 self._last_halving = t
                 row = row[keep]
-                self.f.add(x, self.lam * y, row=row, born=t, label=y, fx=self.f.alpha @ row)
+                self.f.add(x, self.lam * y, row=row, born=t, label=y, fx=nm.dot(self.f.alpha, row))
                 kind = "update+halving"
             self.project_ball()
+        self._log_zeta()
+        return fx, kind
+
+    def _log_zeta(self) -> None:
         if self._halvings:
             self.log("zeta", self._zeta_sum / (self.U * self._halvings))
-        return fx, kind

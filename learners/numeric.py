@@ -434,6 +434,24 @@ def mid(v: Any) -> float:
     return float(v.a.mid()) if isinstance(v, Ball) else float(v)
 
 
+def floats(a: np.ndarray) -> np.ndarray:
+    """An array of exact numbers (exact balls, floats) as float64, exactly; a ball that is not an exact float raises
+    :class:`Inexact` (as ``float()`` does, with a fast path for exact balls)."""
+    a = np.asarray(a)
+    if a.dtype != object:
+        return a.astype(float)
+    out = np.empty(a.shape)
+    flat = out.reshape(-1)
+    for k, v in enumerate(a.reshape(-1)):
+        if isinstance(v, Ball) and v.a.is_exact():
+            f = float(v.a.mid())
+            if _to_arb(f) == v.a:
+                flat[k] = f
+                continue
+        flat[k] = float(v)
+    return out
+
+
 def nonneg(v: Any):
     """max(v, 0) that is defined for balls straddling 0 (the ball's non-negative part)."""
     if isinstance(v, Ball):
@@ -498,6 +516,33 @@ def matmul(A: np.ndarray, B: np.ndarray) -> np.ndarray:
         for j in range(P.ncols()):
             out[i, j] = Ball(P[i, j])
     return out
+
+
+def _arb_mat(A: np.ndarray):
+    from flint import arb_mat
+
+    return arb_mat([[ball(v).a for v in row] for row in A])
+
+
+def mv(M: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """M v (a matrix times a vector); in ball arithmetic one arb_mat product (in C) instead of numpy's object
+    loop of Python-level ball operations."""
+    if not _BALL or M.size == 0:
+        return M @ v
+    P = _arb_mat(M) * _arb_mat(np.asarray(v).reshape(-1, 1))
+    return np.array([Ball(P[i, 0]) for i in range(P.nrows())], dtype=object)
+
+
+def dot(u: np.ndarray, v: np.ndarray):
+    """uᵀv; in ball arithmetic one arb_mat product."""
+    if not _BALL or len(u) == 0:
+        return u @ v
+    return Ball((_arb_mat(np.asarray(u).reshape(1, -1)) * _arb_mat(np.asarray(v).reshape(-1, 1)))[0, 0])
+
+
+def quad(M: np.ndarray, v: np.ndarray):
+    """vᵀ M v; in ball arithmetic by arb_mat products."""
+    return dot(v, mv(M, v))
 
 
 def arb_matvec(M, v: np.ndarray) -> np.ndarray:
