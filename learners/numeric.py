@@ -541,8 +541,17 @@ def dot(u: np.ndarray, v: np.ndarray):
 
 
 def quad(M: np.ndarray, v: np.ndarray):
-    """vᵀ M v; in ball arithmetic by arb_mat products."""
-    return dot(v, mv(M, v))
+    """vᵀ M v; in ball arithmetic by arb_mat products, in the centred form
+    vᵀMv = mᵀMm + δᵀ(M + Mᵀ)m + δᵀMδ with m the balls' midpoints (exact) and δ = v − m. Its radius,
+    ≈ rad(δ)ᵀ|(M + Mᵀ)m|, replaces the plain product's |v|ᵀ|M| rad(v) + rad(v)ᵀ|Mv|: for a Gram matrix (Mm)_i is
+    the value of Σ m_j κ(x_j, ·) at x_i, far below Σ_j |v_j| M_ij when the terms cancel (issue 14: Ahpatron's
+    renormalisation, eq. 7)."""
+    if not _BALL or len(v) == 0:
+        return v @ M @ v
+    arb = _flint()
+    m = np.array([Ball(arb(ball(x).a.mid())) for x in v], dtype=object)
+    d = np.asarray(v) - m
+    return dot(m, mv(M, m)) + dot(d, mv(M, m) + mv(M.T, m)) + dot(d, mv(M, d))
 
 
 def arb_matvec(M, v: np.ndarray) -> np.ndarray:
