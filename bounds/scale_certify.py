@@ -58,36 +58,51 @@ def _perceptron_run(X, y, kernel, params) -> "tuple[Trace, str]":
 #: ‖α − α_exact‖∞ about 1e-12 at each of the 8 halvings of T = 1200): what remains is the balls' wrapping, not the
 #: algorithm's sensitivity. 4 bits per halving leaves a margin over the measured 2.5.
 BITS_PER_HALVING = 4
-BASE_BITS = 128  # the data's 53 bits, the decisions' margins and the claim's own arithmetic
-MAX_BITS = 16384  # the last precision tried
+BASE_BITS = 128  # the data's 53 bits, the first solve's Gaussian elimination in balls (about 80), the decisions
+MAX_BITS = 16384  # the most bits tried
 
 
-def ball_precisions(learner: str, float_trace) -> "tuple[int, ...]":
-    """The precisions (bits) of the ball re-run, tried in turn: for Ahpatron BASE_BITS + BITS_PER_HALVING·J (J the
-    float64 run's number of halvings, rounded up to 64 bits), then twice that, capped at MAX_BITS; 256 and 1024
-    bits for a learner without halving steps."""
+def _bits(b: int) -> int:
+    return -(-int(b) // 64) * 64
+
+
+def ball_schedules(learner: str, float_trace) -> "list[tuple[int, Callable[[int], int] | None]]":
+    """The precisions of the ball re-run, tried in turn, as (starting bits, bits after the j-th halving or None).
+
+    Ahpatron (J halvings in the float64 run): BASE_BITS + BITS_PER_HALVING·(J − j) bits once j halvings are done
+    (rounded up to 64): the errors made after halving j have only J − j halvings left to widen, so the precision
+    falls as the run goes on (about half the cost of a constant one); if a step stays undecided, the same with
+    twice the bits. A learner without halving steps: 256, then 1024 bits."""
     if float_trace is None or "halving" not in float_trace:
-        return (256, 1024)
+        return [(256, None), (1024, None)]
     J = int(np.asarray(float_trace["halving"], bool).sum())
-    first = -(-(BASE_BITS + BITS_PER_HALVING * J) // 64) * 64
-    return tuple(sorted({min(first, MAX_BITS), min(2 * first, MAX_BITS)}))
+    plans = []
+    for k in (1, 2):
+        def at(j: int, k: int = k) -> int:
+            return min(_bits(k * (BASE_BITS + BITS_PER_HALVING * max(J - j, 0))), MAX_BITS)
+        plans.append((at(0), at))
+    return plans
 
 
 def _ball_run(X, y, kernel, params, learner) -> "tuple[Trace, str]":
-    """The learner's generic run in arb ball arithmetic (O(T·B) ball operations for a budget learner), at the
-    precisions of :func:`ball_precisions` in turn; raises Uncertain when even the last cannot decide a step."""
+    """The learner's generic run in arb ball arithmetic (O(T·B) ball operations for a budget learner), by the
+    schedules of :func:`ball_schedules` in turn; raises Uncertain when even the last cannot decide a step."""
     last = None
-    precisions = ball_precisions(learner, learners.make(learner, kernel=kernel, **params).run(X, y))
-    for prec in precisions:
+    plans = ball_schedules(learner, learners.make(learner, kernel=kernel, **params).run(X, y))
+    for prec, at in plans:
+        lrn = learners.make(learner, kernel=kernel, **params)
+        if at is not None:
+            lrn.after_halving = lambda j, at=at: nm.set_ball_precision(at(j))
         try:
             with nm.ball_arithmetic(prec):
-                tr = learners.make(learner, kernel=kernel, **params).run(X, y, progress=True)
-            return tr, f"{learner} re-run in arb ball arithmetic ({prec} bits)"
+                tr = lrn.run(X, y, progress=True)
+            how = f"{prec} bits" if at is None else f"{prec} bits falling to {at(10**9)} over the halvings"
+            return tr, f"{learner} re-run in arb ball arithmetic ({how})"
         except nm.Uncertain as exc:
             last = exc
-            print(f"\n# {learner}: the ball re-run at {prec} bits is undecided ({exc}); retrying with more bits",
+            print(f"\n# {learner}: the ball re-run from {prec} bits is undecided ({exc}); retrying with more bits",
                   file=sys.stderr)
-    raise nm.Uncertain(f"{last} (at {precisions[-1]} bits)")
+    raise nm.Uncertain(f"{last} (from {plans[-1][0]} bits)")
 
 
 #: learner name -> the certified run at data-set scale (Gaussian kernel)

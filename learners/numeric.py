@@ -409,6 +409,16 @@ def ball_arithmetic(prec: int = 256):
     del arb
 
 
+def set_ball_precision(prec: int) -> None:
+    """Change the working precision (bits) inside ``ball_arithmetic()`` (restored when the block ends). Balls keep
+    their own midpoints; later operations round to the new precision, rigorously (a lower one only widens)."""
+    if not _BALL:
+        raise RuntimeError("set_ball_precision is for ball_arithmetic() blocks")
+    from flint import ctx
+
+    ctx.prec = int(prec)
+
+
 def ball(v: Any) -> Ball:
     """``v`` as a Ball (exact for ints, floats and mpf)."""
     return v if isinstance(v, Ball) else Ball(_to_arb(v))
