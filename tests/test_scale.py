@@ -292,6 +292,20 @@ def test_projection_coefficients_in_balls_keep_the_radius_of_P_alpha():
     assert max(float(t.a.rad()) for t in theta) < 1e-37
     for t, r in zip(theta, ref):
         assert abs(float(t.a.mid()) - r) <= float(t.a.rad()) + 1e-9 * max(1.0, abs(r))
+    # wide coefficient balls (radius 1e-3): θ at corner points of the α box lies inside the enclosure
+    rng2 = np.random.default_rng(12)
+    with nm.ball_arithmetic(256):
+        mids = rng2.normal(size=40)
+        for i in range(40):
+            f.set_coef(i, nm.Ball(arb(float(mids[i]), 1e-3)))
+        theta = f.projection_coefficients(keep, drop, ridge=0.0005)
+        G = f.gram
+        A = G[np.ix_(keep, keep)] + 0.0005 * np.eye(20)
+        for sign in (np.ones(20), -np.ones(20), rng2.choice([-1.0, 1.0], 20)):
+            corner = np.array([nm.ball(float(m)) + 1e-3 * float(sg) for m, sg in zip(mids[drop], sign)], dtype=object)
+            exact = nm.solve(A, nm.mv(G[np.ix_(keep, drop)], corner))
+            for t, e in zip(theta, exact):
+                assert t.a.contains(e.a)
 
 
 def test_centred_quad_encloses_every_point_and_is_tighter_than_the_plain_product():
