@@ -315,18 +315,20 @@ def test_centred_quad_encloses_every_point_and_is_tighter_than_the_plain_product
     X = rng.normal(size=(30, 4))
     M = np.array([[math.exp(-np.sum((a - b) ** 2) / 2) for b in X] for a in X])
     m = 3 * np.linalg.eigh(M)[1][:, 0] + 0.1 * rng.normal(size=30)  # cancelling: Σ m_j κ(x_j, ·) is small
-    r = 1e-20
-    with nm.ball_arithmetic(256):
-        v = np.array([nm.Ball(arb(float(x), r)) for x in m], dtype=object)
-        Mb = np.array([[nm.ball(float(e)) for e in row] for row in M], dtype=object)
-        q = nm.quad(Mb, v)
-        plain = nm.dot(v, nm.mv(Mb, v))
-        Ma = [[arb(float(e)) for e in row] for row in M]
-        for sign in (np.zeros(30), np.ones(30), -np.ones(30), rng.choice([-1.0, 1.0], 30)):
-            pt = [arb(float(x)) + arb(r) * float(s) for x, s in zip(m, sign)]
-            exact = sum((pt[i] * Ma[i][j] * pt[j] for i in range(30) for j in range(30)), arb(0))
-            assert q.a.contains(exact)
-        assert float(q.a.rad()) < 0.2 * float(plain.a.rad())
+    Ma = [[arb(float(e)) for e in row] for row in M]
+    aligned = np.sign(M @ m)  # the corner that moves vᵀMv most to first order
+    for r in (1e-20, 0.05):  # 0.05: the second-order term δᵀMδ matters
+        with nm.ball_arithmetic(256):
+            v = np.array([nm.Ball(arb(float(x), r)) for x in m], dtype=object)
+            Mb = np.array([[nm.ball(float(e)) for e in row] for row in M], dtype=object)
+            q = nm.quad(Mb, v)
+            plain = nm.dot(v, nm.mv(Mb, v))
+            for sign in (np.zeros(30), np.ones(30), -np.ones(30), aligned, -aligned, rng.choice([-1.0, 1.0], 30)):
+                pt = [arb(float(x)) + arb(r) * float(sg) for x, sg in zip(m, sign)]
+                exact = sum((pt[i] * Ma[i][j] * pt[j] for i in range(30) for j in range(30)), arb(0))
+                assert q.a.contains(exact), (r, sign[:3])
+        if r < 1e-3:
+            assert float(q.a.rad()) < 0.2 * float(plain.a.rad())
 
 
 def test_enclose_contains_f_at_every_point_of_the_coefficient_balls():
