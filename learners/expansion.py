@@ -383,7 +383,7 @@ class KernelExpansion:
         a = self._alpha[drop]
         m = np.array([nm.Ball(arb(nm.ball(v).a.mid())) for v in a], dtype=object)
         theta = nm.solve(A, nm.mv(K, m))
-        rad = np.array([nm.upper(nm.ball(v).a.rad()) + nm.upper(abs(nm.ball(v) - w)) for v, w in zip(a, m)])
+        rad = np.array([nm.upper(abs(nm.ball(v) - w)) for v, w in zip(a, m)])  # |δ_i| ≤ rad_i
         if not rad.any():
             return theta
         with nm.ball_arithmetic(64):
