@@ -7,7 +7,9 @@ a verdict means") is met by cheaper rigorous means:
 * **the learner's run** is certified by a method made for its size (:data:`CERTIFIED_RUNS`): the kernel
   Perceptron by learners.compiled.perceptron_certified (float64 scores with a-priori error bounds, each undecided
   round in arb: the exact mistake set J); a budget learner (Ahpatron) by its generic run in ball arithmetic, which
-  costs O(T·B) ball operations for budget B;
+  costs O(T·B) ball operations for budget B, at a precision that falls as the halvings left to widen the balls
+  become fewer (:func:`ball_schedules`; the rounds a float64 enclosure of f_t(x_t) certifies to make no update
+  cost one compiled kernel row, learners.avp.AggressiveLearner.screened);
 * **the claim** is then evaluated in ball arithmetic on that certified run (bounds.base.GIVEN_TRACE), its oracle
   quantities coming from bounds.scale_oracle (certified in float64 enclosures and balls; no T×T matrix).
 
