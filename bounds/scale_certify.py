@@ -60,7 +60,7 @@ def _perceptron_run(X, y, kernel, params) -> "tuple[Trace, str]":
 #: ‖α − α_exact‖∞ about 1e-12 at each of the 8 halvings of T = 1200): what remains is the balls' wrapping, not the
 #: algorithm's sensitivity. 4 bits per halving leaves a margin over the measured 2.5.
 BITS_PER_HALVING = 4
-BASE_BITS = 128  # the data's 53 bits, the first solve's Gaussian elimination in balls (about 80), the decisions
+BASE_BITS = 192  # the data's 53 bits, each solve's Gaussian elimination in balls (about 80 measured), the decisions
 MAX_BITS = 16384  # the most bits tried
 
 

@@ -27,6 +27,9 @@ from .gram_factor import GramFactor
 from .kernels import Kernel
 
 
+P_BOUND_BITS = 256  # precision of the |P| bound in _projection_balls (ball arithmetic)
+
+
 class KernelExpansion:
     """f = Σ_i α_i κ(x_i, ·) over a support set, with its incremental Gram matrix.
 
@@ -376,8 +379,8 @@ class KernelExpansion:
         |A⁻¹| is as large as 1/ridge (Ahpatron's η = 0.0005: about 20 bits lost per solve, measured). Here the
         first term is a solve for a right side whose radius comes from the Gram entries only, and the second is
         bounded entrywise by |P|·rad(δ), with |P| (the regularised projection of the dropped points onto the kept
-        ones, row sums about 15) from a solve at 64 bits: an upper bound is all it has to give, and balls at any
-        precision give one. Every exact A, K and α_drop inside the balls has its θ inside the result."""
+        ones, row sums about 15) from a solve at P_BOUND_BITS (the full precision when that bound is loose): an
+        upper bound is all it has to give, and balls at any precision give one. Every exact A, K and α_drop inside the balls has its θ inside the result."""
         arb = nm._flint()
         K = self._G[np.ix_(keep, drop)]
         a = self._alpha[drop]
@@ -386,10 +389,19 @@ class KernelExpansion:
         rad = np.array([nm.upper(abs(nm.ball(v) - w)) for v, w in zip(a, m)])  # |δ_i| ≤ rad_i
         if not rad.any():
             return theta
-        with nm.ball_arithmetic(64):
+        bound = self._abs_bound(A, K, rad, min(P_BOUND_BITS, nm.ball_precision()))
+        if not np.all(np.isfinite(bound)) or bound.max() > 1e6 * max(rad.max(), 1e-300):  # loose: at full precision
+            bound = self._abs_bound(A, K, rad, nm.ball_precision())
+        return theta + np.array([nm.Ball(arb(0, float(b))) for b in bound], dtype=object)
+
+    @staticmethod
+    def _abs_bound(A: np.ndarray, K: np.ndarray, rad: np.ndarray, bits: int) -> np.ndarray:
+        """Upper bounds on (|A⁻¹K|·rad)_i from a ball solve at ``bits`` bits (balls at any precision enclose P;
+        a low precision only loosens the bound, and interval elimination at 64 bits loosened it without limit on
+        some of the 749 halvings of a T = 10^5 run)."""
+        with nm.ball_arithmetic(bits):
             P = nm.solve(A, K)
-            bound = [nm.upper(sum((abs(p) * float(r) for p, r in zip(row, rad)), nm.ball(0))) for row in P]
-        return theta + np.array([nm.Ball(arb(0, b)) for b in bound], dtype=object)
+            return np.array([nm.upper(sum((abs(p) * float(r) for p, r in zip(row, rad)), nm.ball(0))) for row in P])
 
     # ----------------------------------------------------------------- misc
     def copy(self) -> "KernelExpansion":

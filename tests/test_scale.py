@@ -356,7 +356,7 @@ def test_enclose_contains_f_at_every_point_of_the_coefficient_balls():
 
 def test_certified_ahpatron_run_with_many_halvings_at_the_scheduled_precision():
     """B = 50 on T = 900 rounds: more than 10 halvings. The first schedule of bounds.scale_certify.ball_schedules
-    (128 + 4·(J − j) bits after the j-th halving) decides every step, the certified run equals the float64 run, and
+    (192 + 4·(J − j) bits after the j-th halving) decides every step, the certified run equals the float64 run, and
     the coefficients' radii after the run stay below 2^-64, far from deciding nothing (measured: about 80 bits go
     to the first solve's Gaussian elimination in balls, then about 2.5 bits per halving)."""
     from adversaries.sequences import get
@@ -367,15 +367,15 @@ def test_certified_ahpatron_run_with_many_halvings_at_the_scheduled_precision():
     tf = learners.make("ahpatron", **kw).run(X, y)
     J = int(np.sum(tf["halving"]))
     (prec, at), (prec2, at2) = ball_schedules("ahpatron", tf)
-    assert J > 10 and prec == -(-(128 + 4 * J) // 64) * 64 and at(J) == 128 and at(J - 16) == 128 + 64
-    assert prec2 == -(-(256 + 8 * J) // 64) * 64
+    assert J > 10 and prec == -(-(192 + 4 * J) // 64) * 64 and at(J) == 192 and at(J - 16) == 192 + 64
+    assert prec2 == -(-(384 + 8 * J) // 64) * 64
     seen = []
     lrn = learners.make("ahpatron", **kw)
     lrn.after_halving = lambda j: (nm.set_ball_precision(at(j)), seen.append(nm.ball_precision()))
     with nm.ball_arithmetic(prec):
         tb = lrn.run(X, y)
         rad = max(float(nm.ball(a).a.rad()) for a in tb.final.alpha)
-    assert len(seen) == J and seen == sorted(seen, reverse=True) and seen[0] == prec and seen[-1] == 128  # falling
+    assert len(seen) == J and seen == sorted(seen, reverse=True) and seen[0] == prec and seen[-1] == 192  # falling
     assert np.array_equal(tf.kind, tb.kind) and tb.M == tf.M
     assert rad < 2.0**-64
 
