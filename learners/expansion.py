@@ -386,22 +386,30 @@ class KernelExpansion:
         a = self._alpha[drop]
         m = np.array([nm.Ball(arb(nm.ball(v).a.mid())) for v in a], dtype=object)
         theta = nm.solve(A, nm.mv(K, m))
-        rad = np.array([nm.upper(abs(nm.ball(v) - w)) for v, w in zip(a, m)])  # |δ_i| ≤ rad_i
-        if not rad.any():
+        rad = [abs(nm.ball(v).a - w.a).upper() for v, w in zip(a, m)]  # |δ_i| ≤ rad_i (arb: no float floor)
+        if not any(r > 0 for r in rad):
             return theta
         bound = self._abs_bound(A, K, rad, min(P_BOUND_BITS, nm.ball_precision()))
-        if not np.all(np.isfinite(bound)) or bound.max() > 1e6 * max(rad.max(), 1e-300):  # loose: at full precision
+        if not all(b.is_finite() for b in bound) or max(bound) > 1e6 * max(rad):  # loose: at full precision
             bound = self._abs_bound(A, K, rad, nm.ball_precision())
-        return theta + np.array([nm.Ball(arb(0, float(b))) for b in bound], dtype=object)
+        unit = arb(0, 1)
+        return theta + np.array([nm.Ball(b * unit) for b in bound], dtype=object)
 
     @staticmethod
-    def _abs_bound(A: np.ndarray, K: np.ndarray, rad: np.ndarray, bits: int) -> np.ndarray:
-        """Upper bounds on (|A⁻¹K|·rad)_i from a ball solve at ``bits`` bits (balls at any precision enclose P;
-        a low precision only loosens the bound, and interval elimination at 64 bits loosened it without limit on
-        some of the 749 halvings of a T = 10^5 run)."""
+    def _abs_bound(A: np.ndarray, K: np.ndarray, rad: list, bits: int) -> list:
+        """Upper bounds (exact arb numbers) on (|A⁻¹K|·rad)_i from a ball solve at ``bits`` bits (balls at any
+        precision enclose P; a low precision only loosens the bound: at 64 bits it was loose without limit on some
+        halvings of a T = 10^5 run). Kept in arb: a float bound cannot go below 2^-1074, a floor that capped the
+        re-run at about 2^-1068 whatever its precision (measured at T = 10^5, issue 14)."""
         with nm.ball_arithmetic(bits):
             P = nm.solve(A, K)
-            return np.array([nm.upper(sum((abs(p) * float(r) for p, r in zip(row, rad)), nm.ball(0))) for row in P])
+            out = []
+            for row in P:
+                acc = nm._flint()(0)
+                for p, r in zip(row, rad):
+                    acc += abs(p.a).upper() * r
+                out.append(acc.upper())
+            return out
 
     # ----------------------------------------------------------------- misc
     def copy(self) -> "KernelExpansion":
