@@ -399,3 +399,17 @@ def test_ahpatron_above_the_threshold_with_halvings_matches_todays_verdict(monke
     assert big.terms["J"] == small.terms["J"] >= 3
     lo = big.certificate.rhs_lower[0]
     assert lo <= small.rhs + 1e-9 and lo > big.lhs
+
+
+def test_ahpatron_ball_run_radius_follows_the_precision_below_the_float_range():
+    """At 2048 bits the coefficients' radii after several halvings are far below 2^-1074, the smallest float: no
+    step of the re-run bounds a radius by a float (such a floor capped every precision at about 2^-1068 and left
+    T = 10^5 undecided at halving 425, issue 14)."""
+    from adversaries.sequences import get
+
+    X, y = get("noisy").build(seed=1, T=500, d=5)
+    with nm.ball_arithmetic(2048):
+        tb = learners.make("ahpatron", kernel="gaussian:sigma=1", B=50).run(X, y)
+        worst = max(nm.ball(a).a.rad() for a in tb.final.alpha)
+        assert int(np.sum(tb["halving"])) >= 5
+        assert worst < arb(2) ** -1500
