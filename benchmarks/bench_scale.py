@@ -4,7 +4,8 @@
     python benchmarks/bench_scale.py --T 500,10000,100000  # the full targets (T = 10^5: minutes)
 
 Each case is ``boundlab check CLAIM --learner L --sequence noisy:T=N,d=5 --kernel gaussian:sigma=1`` run in a fresh
-subprocess (so the peak memory, resource.getrusage's ru_maxrss, is that case's alone), by two paths where both run:
+subprocess (so the peak memory, resource.getrusage's ru_maxrss, and the CPU seconds, user + system of all its threads,
+are that case's alone), by two paths where both run:
 
 * ``scale``: the data-set-scale path (bounds.scale_oracle, bounds.scale_certify; forced below its threshold);
 * ``today``: the cvxpy oracle and the ball-arithmetic re-derivation (bounds.oracle, bounds.certify), only up to
@@ -49,7 +50,9 @@ def run_case(claim: str, T: int, path: str, seed: int) -> dict:
     gap = None
     if cert.get("rhs") and cert.get("rhs_lower"):
         gap = cert["rhs"][1] - cert["rhs_lower"][0]
+    ru = resource.getrusage(resource.RUSAGE_SELF)
     return {"claim": claim, "T": T, "path": path, "rc": rc, "seconds": round(seconds, 1),
+            "cpu_s": round(ru.ru_utime + ru.ru_stime, 1),
             "peak_MB": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
             "verdict": out["verdict"], "lhs": out["lhs"], "certified_lower": (cert.get("rhs_lower") or [None])[0],
             "upper": (cert.get("rhs") or [None, None])[1], "gap": gap,
@@ -70,7 +73,7 @@ def main() -> int:
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
            "PYTHONPATH": str(ROOT)}
     print(f"# load average before: {os.getloadavg()}  (cores: {os.cpu_count()})")
-    print(f"{'claim':7} {'T':>7} {'path':6} {'seconds':>8} {'peak MB':>8} {'verdict':>12} {'lhs':>8} "
+    print(f"{'claim':7} {'T':>7} {'path':6} {'seconds':>8} {'CPU s':>8} {'peak MB':>8} {'verdict':>12} {'lhs':>8} "
           f"{'cert. lower':>12} {'upper':>12} {'gap':>10}")
     rows = []
     for claim in args.claims.split(","):
@@ -84,16 +87,16 @@ def main() -> int:
                 r = json.loads(p.stdout.strip().splitlines()[-1])
                 rows.append(r)
                 fmt = lambda v: "-" if v is None else f"{v:.6g}"  # noqa: E731
-                print(f"{claim:7} {T:>7} {path:6} {r['seconds']:>8} {r['peak_MB']:>8} {r['verdict']:>12} "
+                print(f"{claim:7} {T:>7} {path:6} {r['seconds']:>8} {r['cpu_s']:>8} {r['peak_MB']:>8} {r['verdict']:>12} "
                       f"{fmt(r['lhs']):>8} {fmt(r['certified_lower']):>12} {fmt(r['upper']):>12} "
                       f"{fmt(r['gap']):>10}", flush=True)
                 if r["reason"]:
                     print(f"        reason: {r['reason']}")
     print(f"# load average after: {os.getloadavg()}")
-    for r in rows:
-        if r["path"] == "scale":
-            print(f"# {r['claim']} T={r['T']}: {r['method']}")
-            break
+    for claim in args.claims.split(","):  # the certificate's methods, once per claim (the largest T)
+        scale = [r for r in rows if r["path"] == "scale" and r["claim"] == claim]
+        if scale:
+            print(f"# {claim} T={scale[-1]['T']}: {scale[-1]['method']}")
     same = {(r["claim"], r["T"]): r["verdict"] for r in rows if r["path"] == "today"}
     diff = [(k, v) for k, v in same.items() if any(r["path"] == "scale" and (r["claim"], r["T"]) == k
                                                     and r["verdict"] != v for r in rows)]

@@ -7,7 +7,9 @@ a verdict means") is met by cheaper rigorous means:
 * **the learner's run** is certified by a method made for its size (:data:`CERTIFIED_RUNS`): the kernel
   Perceptron by learners.compiled.perceptron_certified (float64 scores with a-priori error bounds, each undecided
   round in arb: the exact mistake set J); a budget learner (Ahpatron) by its generic run in ball arithmetic, which
-  costs O(T·B) ball operations for budget B;
+  costs O(T·B) ball operations for budget B, at a precision that falls as the halvings left to widen the balls
+  become fewer (:func:`ball_schedules`; the rounds a float64 enclosure of f_t(x_t) certifies to make no update
+  cost one compiled kernel row, learners.avp.AggressiveLearner.screened);
 * **the claim** is then evaluated in ball arithmetic on that certified run (bounds.base.GIVEN_TRACE), its oracle
   quantities coming from bounds.scale_oracle (certified in float64 enclosures and balls; no T×T matrix).
 
@@ -48,27 +50,61 @@ def _perceptron_run(X, y, kernel, params) -> "tuple[Trace, str]":
                 f"learners.compiled.rigorous), {in_arb} undecided round(s) decided in arb")
 
 
-#: Precisions (bits) of the ball re-run of a budget learner, tried in turn when the balls cannot decide a step.
-#: Ahpatron's projection (eq. 9, (K₂ + ηI)⁻¹ with η = 0.0005) can amplify a ball's radius by up to ‖K₂₁‖/η ≈ 10^5
-#: per halving, about 17 bits, so a run with J halvings needs roughly 17·J bits beyond the 53 of the data; measured
-#: (issue 14): at T = 10^4 (J ≈ 60) even 4096 bits leave a margin undecided, so the re-run stops at 1024 bits.
-BALL_PRECISIONS = (256, 1024)
+#: Bits the ball re-run of Ahpatron loses per halving step (issue 14). Measured on noisy:d=5, σ = 1, B = 100
+#: (the coefficients' largest radius after each halving): solving (K₂ + ηI)θ = K₂₁α₁ for the ball K₂₁α₁ and
+#: renormalising eq. 7 with a plain vᵀK₂v lost about 20 bits per halving (|(K₂ + ηI)⁻¹| row sums about 4700 with
+#: η = 0.0005), which is why the re-run stayed undecided at T = 10^4 even at 4096 bits; θ = Pα₁ with
+#: P = (K₂ + ηI)⁻¹K₂₁ solved first (KernelExpansion._projection_balls) lost about 7.8; with the centred form of
+#: vᵀK₂v as well (learners.numeric.quad) about 2.5 (T = 10^4, 74 halvings: radius 1.8e-130 after the first, 2.1e-78
+#: after the 70th, at 512 bits). The float64 run's error against the exact run does not grow at all (measured
+#: ‖α − α_exact‖∞ about 1e-12 at each of the 8 halvings of T = 1200): what remains is the balls' wrapping, not the
+#: algorithm's sensitivity. 4 bits per halving leaves a margin over the measured 2.5.
+BITS_PER_HALVING = 4
+BASE_BITS = 192  # the data's 53 bits, each solve's Gaussian elimination in balls (about 80 measured), the decisions
+MAX_BITS = 16384  # the most bits tried
+
+
+def _bits(b: int) -> int:
+    return -(-int(b) // 64) * 64
+
+
+def ball_schedules(learner: str, float_trace) -> "list[tuple[int, Callable[[int], int] | None]]":
+    """The precisions of the ball re-run, tried in turn, as (starting bits, bits after the j-th halving or None).
+
+    Ahpatron (J halvings in the float64 run): BASE_BITS + BITS_PER_HALVING·(J − j) bits once j halvings are done
+    (rounded up to 64): the errors made after halving j have only J − j halvings left to widen, so the precision
+    falls as the run goes on (about half the cost of a constant one); if a step stays undecided, the same with
+    twice the bits. A learner without halving steps: 256, then 1024 bits."""
+    if float_trace is None or "halving" not in float_trace:
+        return [(256, None), (1024, None)]
+    J = int(np.asarray(float_trace["halving"], bool).sum())
+    plans = []
+    for k in (1, 2):
+        def at(j: int, k: int = k) -> int:
+            return min(_bits(k * (BASE_BITS + BITS_PER_HALVING * max(J - j, 0))), MAX_BITS)
+        plans.append((at(0), at))
+    return plans
 
 
 def _ball_run(X, y, kernel, params, learner) -> "tuple[Trace, str]":
-    """The learner's generic run in arb ball arithmetic (O(T·B) ball operations for a budget learner), at the
-    precisions of :data:`BALL_PRECISIONS` in turn; raises Uncertain when even the last cannot decide a step."""
+    """The learner's generic run in arb ball arithmetic (O(T·B) ball operations for a budget learner), by the
+    schedules of :func:`ball_schedules` in turn; raises Uncertain when even the last cannot decide a step."""
     last = None
-    for prec in BALL_PRECISIONS:
+    plans = ball_schedules(learner, learners.make(learner, kernel=kernel, **params).run(X, y))
+    for prec, at in plans:
+        lrn = learners.make(learner, kernel=kernel, **params)
+        if at is not None:
+            lrn.after_halving = lambda j, at=at: nm.set_ball_precision(at(j))
         try:
             with nm.ball_arithmetic(prec):
-                tr = learners.make(learner, kernel=kernel, **params).run(X, y, progress=True)
-            return tr, f"{learner} re-run in arb ball arithmetic ({prec} bits)"
+                tr = lrn.run(X, y, progress=True)
+            how = f"{prec} bits" if at is None else f"{prec} bits falling to {at(10**9)} over the halvings"
+            return tr, f"{learner} re-run in arb ball arithmetic ({how})"
         except nm.Uncertain as exc:
             last = exc
-            print(f"\n# {learner}: the ball re-run at {prec} bits is undecided ({exc}); retrying with more bits",
+            print(f"\n# {learner}: the ball re-run from {prec} bits is undecided ({exc}); retrying with more bits",
                   file=sys.stderr)
-    raise nm.Uncertain(f"{last} (at {BALL_PRECISIONS[-1]} bits)")
+    raise nm.Uncertain(f"{last} (from {plans[-1][0]} bits)")
 
 
 #: learner name -> the certified run at data-set scale (Gaussian kernel)

@@ -40,8 +40,9 @@ Trace columns (besides those of AVP's shared mechanics: ``M_prime``, ``N``, ``pr
 """
 from __future__ import annotations
 
+import functools
 import math
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 import numpy as np
 
@@ -109,21 +110,43 @@ class Ahpatron(AggressiveLearner):
         self.B, self.U, self.lam, self.eps, self.eta, self.c = (p[k] for k in ("B", "U", "lam", "eps", "eta", "c"))
         super().__init__(kernel, **p)
 
+    #: Called as after_halving(j) after the j-th halving step when set (None: nothing). The certified replay at
+    #: data-set scale (issue 14) lowers its working precision there, as fewer halvings remain to widen the balls.
+    after_halving: "Callable[[int], None] | None" = None
+
     def reset(self) -> None:
         super().reset()
         self._zeta_sum = nm.scalar(0)
         self._halvings = 0
+        self._last_halving = 0  # the last halving round (0: none yet); points born on or after it are fresh
 
     # ------------------------------------------------------------------ halving
     def split(self) -> tuple[np.ndarray, np.ndarray]:
         """(S_{t,1}, S_{t,2}) as slot arrays: stable sort by (|α|, insertion round), first half removed."""
         if self.f.alpha.dtype == object:  # exact backends: compare the |α| themselves (a tie between balls raises)
-            order = np.array(sorted(range(len(self.f)), key=lambda i: (abs(self.f.alpha[i]), int(self.f.born[i]))),
-                             dtype=int)
+            order = np.array(sorted(range(len(self.f)), key=functools.cmp_to_key(self._order)), dtype=int)
         else:
             order = np.lexsort((self.f.born, np.abs(np.asarray(self.f.alpha, dtype=float))))
         half = self.B // 2
         return np.sort(order[:half]), np.sort(order[half:])
+
+    def _order(self, i: int, j: int) -> int:
+        """The split's order of slots i and j, (|α|, insertion round), for the exact backends.
+
+        Two *fresh* points (inserted on or after the last halving round) are ordered by insertion round without
+        comparing coefficients: each entered with |α| = λ and since then every coefficient was multiplied by the
+        same ball factors min{1, U/‖f̃‖} ≤ 1, so the older point's |α| is the newer one's times the factors of the
+        rounds between them: ≤, and equal exactly when no projection ran in between (an exact tie the algorithm
+        creates by construction, which balls could not decide; the tie rule then puts the older point first)."""
+        bi, bj = int(self.f.born[i]), int(self.f.born[j])
+        if min(bi, bj) >= self._last_halving:
+            return -1 if bi < bj else int(bi > bj)
+        ai, aj = abs(self.f.alpha[i]), abs(self.f.alpha[j])
+        if ai < aj:
+            return -1
+        if ai > aj:
+            return 1
+        return -1 if bi < bj else int(bi > bj)  # equal (exact balls only: an overlap raised above)
 
     def solve_theta(self, keep: np.ndarray, drop: np.ndarray) -> np.ndarray:
         """θ* of eq. 9, by the kernel expansion's Cholesky solve on the stored Gram matrix (mpmath inside
@@ -132,15 +155,15 @@ class Ahpatron(AggressiveLearner):
 
     def _residual(self, keep, drop, theta) -> Any:
         G, a = self.f.gram, self.f.alpha
-        b = G[np.ix_(keep, drop)] @ a[drop]
-        r = G[np.ix_(keep, keep)] @ theta + self.eta * theta - b
-        return nm.sqrt(r @ r) / (nm.sqrt(b @ b) + 1e-300)
+        b = nm.mv(G[np.ix_(keep, drop)], a[drop])
+        r = nm.mv(G[np.ix_(keep, keep)], theta) + self.eta * theta - b
+        return nm.sqrt(nm.dot(r, r)) / (nm.sqrt(nm.dot(b, b)) + 1e-300)
 
     def rescale(self, keep: np.ndarray, v: np.ndarray, target: Any) -> tuple[np.ndarray, bool, bool]:
         """Eq. 7: ᾱ with ‖Σ_keep ᾱ_i κ(x_i, ·)‖ = target along v (the fallbacks of the module docstring);
         returns (ᾱ, fallback used, eq. 7 undefined)."""
         f = self.f
-        vnorm = nm.sqrt(max(v @ f.gram[np.ix_(keep, keep)] @ v, nm.scalar(0)))
+        vnorm = nm.sqrt(max(nm.quad(f.gram[np.ix_(keep, keep)], v), nm.scalar(0)))
         fallback = not vnorm > 0 and target > 0
         kd = np.asarray(f.kdiag[keep], dtype=float)
         undefined = bool(fallback and not np.any(kd > 0))
@@ -161,17 +184,23 @@ class Ahpatron(AggressiveLearner):
         target = norm_t if self.c == "norm" else self.c * self.U
         abar, fallback, undefined = self.rescale(keep, f.alpha[keep] + theta, target)
         G = f.gram
-        cross = abar @ (G[keep, :] @ f.alpha)  # ⟨f̄_t, f_t⟩ from the stored Gram matrix
-        dist = nm.sqrt(max(f.norm_sq - 2 * cross + abar @ G[np.ix_(keep, keep)] @ abar, nm.scalar(0)))
+        cross = nm.dot(abar, nm.mv(G[keep, :], f.alpha))  # ⟨f̄_t, f_t⟩ from the stored Gram matrix
+        dist = nm.sqrt(max(f.norm_sq - 2 * cross + nm.quad(G[np.ix_(keep, keep)], abar), nm.scalar(0)))
         f.restrict(keep, abar)
         self._halvings += 1
         self._zeta_sum += dist
         for name, value in (("halving", True), ("fbar_fallback", fallback), ("fbar_undefined", undefined),
                             ("norm_before", norm_t), ("cU", target), ("fbar_norm", f.norm), ("dist_f_fbar", dist)):
             self.log(name, value)
+        if self.after_halving is not None:
+            self.after_halving(self._halvings)
         return keep
 
     def _round(self, t, x, y):
+        fx = self.screened(x, y, self.eps)  # ball arithmetic only: a round certified to make no update
+        if fx is not None:
+            self._log_zeta()
+            return fx, "none"
         fx, row = self.f.evaluate(x)
         _, _, update = self.classify(y * fx, self.eps)
         kind = "none"
@@ -181,10 +210,14 @@ class Ahpatron(AggressiveLearner):
                 kind = "update"
             else:
                 keep = self.halve()
+                self._last_halving = t
                 row = row[keep]
-                self.f.add(x, self.lam * y, row=row, born=t, label=y, fx=self.f.alpha @ row)
+                self.f.add(x, self.lam * y, row=row, born=t, label=y, fx=nm.dot(self.f.alpha, row))
                 kind = "update+halving"
             self.project_ball()
+        self._log_zeta()
+        return fx, kind
+
+    def _log_zeta(self) -> None:
         if self._halvings:
             self.log("zeta", self._zeta_sum / (self.U * self._halvings))
-        return fx, kind

@@ -63,6 +63,23 @@ class AggressiveLearner(KernelLearner):
         self.log("eps", eps)
         return in_m, in_n, bool(margin < 1 - eps)
 
+    def screened(self, x: Any, y: int, eps: Any) -> Any:
+        """f_t(x_t) as a cheap certified enclosure (KernelExpansion.enclose) when it settles that round t makes no
+        update (y f ≥ 1 − ε, hence t ∉ M'_T ∪ N_T when ε < 1), with the sets logged; None otherwise (outside ball
+        arithmetic, or when the enclosure leaves a comparison open: the caller then evaluates f_t(x_t) in full).
+        Only the certified replay takes this path (issue 14): a no-update round changes nothing but the trace."""
+        fx = self.f.enclose(x)
+        if fx is None:
+            return None
+        margin = y * fx
+        try:
+            if margin < 1 - eps or margin <= 0:
+                return None
+        except nm.Uncertain:
+            return None
+        self.classify(margin, eps)
+        return fx
+
     def project_ball(self) -> Any:
         """f ← Proj_H(f) = min{1, U/‖f‖} f; returns the factor and logs it with ‖f̃‖."""
         norm = self.f.norm

@@ -27,6 +27,9 @@ from .gram_factor import GramFactor
 from .kernels import Kernel
 
 
+P_BOUND_BITS = 256  # precision of the |P| bound in _projection_balls (ball arithmetic)
+
+
 class KernelExpansion:
     """f = Σ_i α_i κ(x_i, ·) over a support set, with its incremental Gram matrix.
 
@@ -50,6 +53,7 @@ class KernelExpansion:
         self._ops = 0
         self._factor: GramFactor | None = None
         self._fv = None  # f(x_i) at the support points, maintained once support_values() has been asked for
+        self._enc = None  # the float64 state of enclose() (ball arithmetic); None when the support changed
 
     # ------------------------------------------------------------------ views
     def __len__(self) -> int:
@@ -95,10 +99,57 @@ class KernelExpansion:
     def evaluate(self, x: np.ndarray) -> tuple[float, np.ndarray]:
         """Return (f(x), kernel row), so that a following ``add`` reuses the row."""
         k = self.row(x)
-        return (self.alpha @ k if self._n else nm.scalar(0)), k
+        return (nm.dot(self.alpha, k) if self._n else nm.scalar(0)), k
 
     def __call__(self, x: np.ndarray) -> float:
         return self.evaluate(x)[0]
+
+    def enclose(self, x: np.ndarray):
+        """A cheap certified enclosure of f(x) in ball arithmetic with the Gaussian kernel, else None (issue 14).
+
+        f(x) = Σ w_i κ(x_i, x) + Σ (α_i − w_i) κ(x_i, x) with w_i the float64 nearest the midpoint of the ball α_i:
+        the first sum is enclosed by learners.compiled.rigorous.gauss_rowsum_enclosed (float64 with a-priori error
+        bounds), the second is at most Σ |α_i − w_i| in absolute value because 0 < κ ≤ 1. One compiled row instead
+        of n kernel entries in arb; its radius is about 1e-15·Σ|α_i|, so a caller uses it only for decisions it
+        settles (a comparison that raises Uncertain falls back to ``evaluate``)."""
+        from .kernels import Gaussian
+
+        if not nm.is_ball() or type(self.kernel) is not Gaussian:
+            return None
+        if self._n == 0:
+            return nm.scalar(0)
+        if self._enc is None:
+            self._enc = self._enclosure_state()
+        from .compiled.rigorous import BLOCK, gauss_rowsum_enclosed
+
+        ST, w, err, kp = self._enc
+        xf = nm.floats(x)
+        m, r = gauss_rowsum_enclosed(xf, ST, self._n, kp, w, np.empty(BLOCK), np.empty(BLOCK))
+        return nm.Ball(nm._flint()(float(m), float(r))) + err
+
+    def _enclosure_state(self) -> list:
+        """[support transposed as floats (d × capacity), float64 weights w (capacity), ball [−E, E] with
+        E ≥ Σ|α_i − w_i|, the kernel's k]; rebuilt in O(n·d) after a change other than ``add``."""
+        from .compiled.rigorous import gaussian_kp
+
+        n, d = self._n, self._X.shape[1]
+        ST = np.empty((d, max(2 * n, 16)))
+        ST[:, :n] = nm.floats(self.X).T
+        w = np.empty(ST.shape[1])
+        w[:n] = [nm.mid(a) for a in self.alpha]
+        E = sum((abs(nm.ball(a) - float(wi)) for a, wi in zip(self.alpha, w)), nm.ball(0))
+        return [ST, w, nm.Ball(nm._flint()(0, nm.upper(E))), gaussian_kp(self.kernel.sigma)]
+
+    def _enc_append(self, x: np.ndarray, coef) -> None:
+        """The enclosure state after appending x with coefficient coef in slot n (O(d), amortised)."""
+        ST, w, E, kp = self._enc
+        n = self._n
+        if n == ST.shape[1]:
+            ST = np.concatenate([ST, np.empty_like(ST)], axis=1)
+            w = np.concatenate([w, np.empty_like(w)])
+        ST[:, n] = nm.floats(x)
+        w[n] = nm.mid(coef)
+        self._enc = [ST, w, nm.Ball(nm._flint()(0, nm.upper(E + abs(nm.ball(coef) - float(w[n]))))), kp]
 
     def values(self, Xq: np.ndarray) -> np.ndarray:
         """f at every row of Xq."""
@@ -131,8 +182,7 @@ class KernelExpansion:
 
     def exact_norm_sq(self) -> float:
         """‖f‖² = αᵀGα recomputed from scratch (O(n²))."""
-        a = self.alpha
-        return nm.bmax(a @ self.gram @ a, nm.scalar(0))
+        return nm.bmax(nm.quad(self.gram, self.alpha), nm.scalar(0))
 
     def refresh(self) -> None:
         """Recompute the incrementally maintained norm (and support values, if tracked) from scratch."""
@@ -199,6 +249,8 @@ class KernelExpansion:
             fx = self.alpha @ row if self._n else nm.scalar(0)
         n = self._n
         self._X[n] = x
+        if self._enc is not None:
+            self._enc_append(x, coef)
         self._alpha[n] = coef
         self._born[n] = born
         self._label[n] = label
@@ -227,6 +279,7 @@ class KernelExpansion:
         if not 0 <= i < n:
             raise IndexError(f"support slot {i} out of range for {n} points")
         x, a, b, lab = self._X[i].copy(), self._alpha[i], int(self._born[i]), float(self._label[i])
+        self._enc = None
         fv = self._fv
         f_xi = fv[i] if fv is not None else self._G[i, :n] @ self._alpha[:n]
         self._norm_sq += -2 * a * f_xi + a * a * self._kdiag[i]
@@ -251,6 +304,7 @@ class KernelExpansion:
         """Keep only the slots ``keep`` (in that order), optionally with new coefficients; O(n²)."""
         keep = np.asarray(keep, dtype=int)
         m = len(keep)
+        self._enc = None
         self._X[:m] = self._X[keep]
         for arr in (self._born, self._label, self._kdiag):
             arr[:m] = arr[keep]
@@ -264,6 +318,7 @@ class KernelExpansion:
 
     def scale(self, c: float) -> None:
         """f ← c f."""
+        self._enc = None
         self._alpha[: self._n] *= c
         self._norm_sq *= c * c
         if self._fv is not None:
@@ -272,6 +327,7 @@ class KernelExpansion:
     def set_coef(self, i: int, value: float) -> None:
         """α_i ← value, keeping ‖f‖ up to date in O(n)."""
         delta = value - self._alpha[i]
+        self._enc = None
         if delta == 0:
             return
         f_xi = self._fv[i] if self._fv is not None else self._G[i, : self._n] @ self._alpha[: self._n]
@@ -283,6 +339,7 @@ class KernelExpansion:
 
     def set_alpha(self, alpha: np.ndarray) -> None:
         """Replace every coefficient at once (O(n²) norm refresh)."""
+        self._enc = None
         self._alpha[: self._n] = alpha
         self.refresh()
 
@@ -303,9 +360,9 @@ class KernelExpansion:
         keep = np.asarray(keep, dtype=int)
         drop = np.asarray(drop, dtype=int)
         K2 = self._G[np.ix_(keep, keep)]
-        rhs = self._G[np.ix_(keep, drop)] @ self._alpha[drop]
         if nm.is_ball():  # a rigorous solve: python-flint's arb_mat.solve encloses the exact solution
-            return nm.solve(K2 + ridge * np.eye(len(keep)) if ridge else K2, rhs)
+            return self._projection_balls(K2 + ridge * np.eye(len(keep)) if ridge else K2, keep, drop)
+        rhs = self._G[np.ix_(keep, drop)] @ self._alpha[drop]
         if nm.is_mp():  # LAPACK has no mpmath path: mpmath's own Cholesky solve, at the working precision
             import mpmath
 
@@ -314,6 +371,46 @@ class KernelExpansion:
         if ridge:
             K2 = K2 + ridge * np.eye(len(keep))
         return cho_solve(cho_factor(K2, lower=True, check_finite=False), rhs, check_finite=False)
+
+    def _projection_balls(self, A: np.ndarray, keep: np.ndarray, drop: np.ndarray) -> np.ndarray:
+        """θ = A⁻¹ K_keep,drop α_drop in ball arithmetic, in the centred form θ = A⁻¹(K m) + P δ with m the
+        midpoints of α_drop (exact), δ = α_drop − m and P = A⁻¹ K_keep,drop.
+
+        Why (issue 14): solving A θ = b for the ball b = K α_drop bounds θ's radius by |A⁻¹|·|K|·rad(α_drop), and
+        |A⁻¹| is as large as 1/ridge (Ahpatron's η = 0.0005: about 20 bits lost per solve, measured). Here the
+        first term is a solve for a right side whose radius comes from the Gram entries only, and the second is
+        bounded entrywise by |P|·rad(δ), with |P| (the regularised projection of the dropped points onto the kept
+        ones, row sums about 15) from a solve at P_BOUND_BITS (the full precision when that bound is loose): an
+        upper bound is all it has to give, and balls at any precision give one. Every exact A, K and α_drop inside the balls has its θ inside the result."""
+        arb = nm._flint()
+        K = self._G[np.ix_(keep, drop)]
+        a = self._alpha[drop]
+        m = np.array([nm.Ball(arb(nm.ball(v).a.mid())) for v in a], dtype=object)
+        theta = nm.solve(A, nm.mv(K, m))
+        rad = [abs(nm.ball(v).a - w.a).upper() for v, w in zip(a, m)]  # |δ_i| ≤ rad_i (arb: no float floor)
+        if not any(r > 0 for r in rad):
+            return theta
+        bound = self._abs_bound(A, K, rad, min(P_BOUND_BITS, nm.ball_precision()))
+        if not all(b.is_finite() for b in bound) or max(bound) > 1e6 * max(rad):  # loose: at full precision
+            bound = self._abs_bound(A, K, rad, nm.ball_precision())
+        unit = arb(0, 1)
+        return theta + np.array([nm.Ball(b * unit) for b in bound], dtype=object)
+
+    @staticmethod
+    def _abs_bound(A: np.ndarray, K: np.ndarray, rad: list, bits: int) -> list:
+        """Upper bounds (exact arb numbers) on (|A⁻¹K|·rad)_i from a ball solve at ``bits`` bits (balls at any
+        precision enclose P; a low precision only loosens the bound: at 64 bits it was loose without limit on some
+        halvings of a T = 10^5 run). Kept in arb: a float bound cannot go below 2^-1074, a floor that capped the
+        re-run at about 2^-1068 whatever its precision (measured at T = 10^5, issue 14)."""
+        with nm.ball_arithmetic(bits):
+            P = nm.solve(A, K)
+            out = []
+            for row in P:
+                acc = nm._flint()(0)
+                for p, r in zip(row, rad):
+                    acc += abs(p.a).upper() * r
+                out.append(acc.upper())
+            return out
 
     # ----------------------------------------------------------------- misc
     def copy(self) -> "KernelExpansion":

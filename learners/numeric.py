@@ -409,6 +409,16 @@ def ball_arithmetic(prec: int = 256):
     del arb
 
 
+def set_ball_precision(prec: int) -> None:
+    """Change the working precision (bits) inside ``ball_arithmetic()`` (restored when the block ends). Balls keep
+    their own midpoints; later operations round to the new precision, rigorously (a lower one only widens)."""
+    if not _BALL:
+        raise RuntimeError("set_ball_precision is for ball_arithmetic() blocks")
+    from flint import ctx
+
+    ctx.prec = int(prec)
+
+
 def ball(v: Any) -> Ball:
     """``v`` as a Ball (exact for ints, floats and mpf)."""
     return v if isinstance(v, Ball) else Ball(_to_arb(v))
@@ -432,6 +442,24 @@ def isfinite(v: Any) -> bool:
 def mid(v: Any) -> float:
     """A float near v (a ball's midpoint): for choosing, e.g. a solver's input, never for deciding."""
     return float(v.a.mid()) if isinstance(v, Ball) else float(v)
+
+
+def floats(a: np.ndarray) -> np.ndarray:
+    """An array of exact numbers (exact balls, floats) as float64, exactly; a ball that is not an exact float raises
+    :class:`Inexact` (as ``float()`` does, with a fast path for exact balls)."""
+    a = np.asarray(a)
+    if a.dtype != object:
+        return a.astype(float)
+    out = np.empty(a.shape)
+    flat = out.reshape(-1)
+    for k, v in enumerate(a.reshape(-1)):
+        if isinstance(v, Ball) and v.a.is_exact():
+            f = float(v.a.mid())
+            if _to_arb(f) == v.a:
+                flat[k] = f
+                continue
+        flat[k] = float(v)
+    return out
 
 
 def nonneg(v: Any):
@@ -500,6 +528,42 @@ def matmul(A: np.ndarray, B: np.ndarray) -> np.ndarray:
     return out
 
 
+def _arb_mat(A: np.ndarray):
+    from flint import arb_mat
+
+    return arb_mat([[ball(v).a for v in row] for row in A])
+
+
+def mv(M: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """M v (a matrix times a vector); in ball arithmetic one arb_mat product (in C) instead of numpy's object
+    loop of Python-level ball operations."""
+    if not _BALL or M.size == 0:
+        return M @ v
+    P = _arb_mat(M) * _arb_mat(np.asarray(v).reshape(-1, 1))
+    return np.array([Ball(P[i, 0]) for i in range(P.nrows())], dtype=object)
+
+
+def dot(u: np.ndarray, v: np.ndarray):
+    """uᵀv; in ball arithmetic one arb_mat product."""
+    if not _BALL or len(u) == 0:
+        return u @ v
+    return Ball((_arb_mat(np.asarray(u).reshape(1, -1)) * _arb_mat(np.asarray(v).reshape(-1, 1)))[0, 0])
+
+
+def quad(M: np.ndarray, v: np.ndarray):
+    """vᵀ M v; in ball arithmetic by arb_mat products, in the centred form
+    vᵀMv = mᵀMm + δᵀ(M + Mᵀ)m + δᵀMδ with m the balls' midpoints (exact) and δ = v − m. Its radius,
+    ≈ rad(δ)ᵀ|(M + Mᵀ)m|, replaces the plain product's |v|ᵀ|M| rad(v) + rad(v)ᵀ|Mv|: for a Gram matrix (Mm)_i is
+    the value of Σ m_j κ(x_j, ·) at x_i, far below Σ_j |v_j| M_ij when the terms cancel (issue 14: Ahpatron's
+    renormalisation, eq. 7)."""
+    if not _BALL or len(v) == 0:
+        return v @ M @ v
+    arb = _flint()
+    m = np.array([Ball(arb(ball(x).a.mid())) for x in v], dtype=object)
+    d = np.asarray(v) - m
+    return dot(m, mv(M, m)) + dot(d, mv(M, m) + mv(M.T, m)) + dot(d, mv(M, d))
+
+
 def arb_matvec(M, v: np.ndarray) -> np.ndarray:
     """M v for a python-flint ``arb_mat`` M and a vector v of exact numbers, as an object array of Balls."""
     from flint import arb_mat
@@ -510,16 +574,19 @@ def arb_matvec(M, v: np.ndarray) -> np.ndarray:
 
 def solve(A: np.ndarray, b: np.ndarray) -> np.ndarray:
     """A⁻¹b in ball arithmetic (python-flint ``arb_mat.solve``: the balls enclose the exact solution; a matrix that
-    the balls cannot prove invertible raises :class:`Uncertain`)."""
+    the balls cannot prove invertible raises :class:`Uncertain`). ``b`` is a vector or a matrix (one solve for all
+    its columns; the result has b's shape)."""
     from flint import arb_mat
 
     to = np.frompyfunc(lambda v: ball(v).a, 1, 1)
-    A2, b2 = to(np.atleast_2d(A)).tolist(), to(np.asarray(b).reshape(-1, 1)).tolist()
+    b = np.asarray(b)
+    A2, b2 = to(np.atleast_2d(A)).tolist(), to(b.reshape(len(b), -1)).tolist()
     try:
         x = arb_mat(A2).solve(arb_mat(b2))
     except ZeroDivisionError as exc:
         raise Uncertain(f"a {len(A2)}×{len(A2)} system the balls cannot prove nonsingular: {exc}") from None
-    return np.array([Ball(x[i, 0]) for i in range(x.nrows())], dtype=object)
+    out = np.array([[Ball(x[i, j]) for j in range(x.ncols())] for i in range(x.nrows())], dtype=object)
+    return out.reshape(b.shape)
 
 
 def tri_solve(L: np.ndarray, b: np.ndarray, lower: bool = True) -> np.ndarray:
