@@ -46,13 +46,21 @@ params = st.fixed_dictionaries({"B": st.sampled_from([2, 3, 5, 8, 60]), "lam": s
                                 "eta": st.sampled_from([0.1, 1.0]), "gamma": st.sampled_from([1.0, 0.3, 10.0])})
 
 
+@st.composite
+def seeded_runs(draw, min_seeds: int, max_seeds: int):
+    """(X, y, kernel, params, seeds): a lattice (ties) or general sequence, a kernel, BOGD parameters and distinct
+    seeds."""
+    X, y = draw(lattice_sequences() if draw(st.booleans()) else general_sequences())
+    kernel, p = draw(st.sampled_from(KERNELS)), draw(params)
+    seeds = draw(st.lists(st.integers(0, 10**6), min_size=min_seeds, max_size=max_seeds, unique=True))
+    return X, y, kernel, p, seeds
+
+
 @pytest.mark.parametrize("name", ["bogd", "bogd++"])
 @settings(max_examples=60)
 @given(data=st.data())
 def test_shared_seeds_equal_single_runs(name, data):
-    X, y = data.draw(lattice_sequences() if data.draw(st.booleans()) else general_sequences())
-    kernel, p = data.draw(st.sampled_from(KERNELS)), data.draw(params)
-    seeds = data.draw(st.lists(st.integers(0, 10**6), min_size=1, max_size=6, unique=True))
+    X, y, kernel, p, seeds = data.draw(seeded_runs(1, 6))
     make = maker(name, kernel, p)
     try:
         expected = [make(seed=s).run(X, y) for s in seeds]
@@ -142,10 +150,8 @@ def assert_same_columns(got, ref, names) -> None:
 def test_columns_equal_the_traces_columns(name, data):
     from learners.compiled.ogd import SPEC
 
-    X, y = data.draw(lattice_sequences() if data.draw(st.booleans()) else general_sequences())
-    kernel, p = data.draw(st.sampled_from(KERNELS)), data.draw(params)
+    X, y, kernel, p, seeds = data.draw(seeded_runs(2, 5))
     names = tuple(data.draw(st.lists(st.sampled_from([n for n, _ in SPEC]), min_size=1, max_size=4, unique=True)))
-    seeds = data.draw(st.lists(st.integers(0, 10**6), min_size=2, max_size=5, unique=True))
     make = maker(name, kernel, p)
     try:
         expected = [make(seed=s).run(X, y) for s in seeds]
