@@ -141,7 +141,19 @@ def exact_params(params: dict) -> dict:
 
     if not nm.is_ball():
         return params
-    return {k: nm.ball(v) if type(v) is float else v for k, v in params.items()}
+    return {k: _exact(v) for k, v in params.items()}
+
+
+def _exact(v: Any) -> Any:
+    """A float as an exact ball; a list or tuple (a schedule λ_t, ε_t, ...) with its floats as exact balls;
+    anything else unchanged. Ball arithmetic only."""
+    from . import numeric as nm
+
+    if type(v) is float:
+        return nm.ball(v)
+    if type(v) in (list, tuple) and any(type(e) is float for e in v):
+        return type(v)(nm.ball(e) if type(e) is float else e for e in v)
+    return v
 
 
 def in_balls(learner: OnlineLearner) -> OnlineLearner:
@@ -153,7 +165,8 @@ def in_balls(learner: OnlineLearner) -> OnlineLearner:
 
     if nm.is_ball():
         for k, v in list(vars(learner).items()):
-            if type(v) is float:
-                setattr(learner, k, nm.ball(v))
+            exact = _exact(v)
+            if exact is not v:
+                setattr(learner, k, exact)
         learner.params = exact_params(learner.params)
     return learner

@@ -307,3 +307,21 @@ def test_float_rounded_parameters_do_not_fake_a_violation():
     with nm.ball_arithmetic():
         lrn = learners.make("bogd", kernel="gaussian:sigma=1", B=2, lam=0.01, eta=0.1)
         assert isinstance(lrn.lam, nm.Ball) and isinstance(lrn.params["eta"], nm.Ball) and lrn.B == 2
+
+
+def test_ball_mode_makes_schedules_exact():
+    """A schedule given as a list (AVP's λ_t, ε_t) becomes exact balls in ball arithmetic, like a scalar parameter:
+    the update test y f < 1 − ε_t is then decided against the exact 1 − ε_t. With ε_t = 0.3 (the float
+    0.29999999999999998890), 1 − ε_t = 0.70000000000000001110 exactly, above the float 0.7; float arithmetic rounds it
+    to 0.7 itself."""
+    from learners import numeric as nm
+
+    with nm.ball_arithmetic(128):
+        lrn = learners.make("avp", lam=[0.5, 0.25, 0.5], eps=[0.3, 0.3, 0.3])
+        assert all(isinstance(v, nm.Ball) for v in list(lrn.eps) + list(lrn.lam) + list(lrn.params["eps"]))
+        assert (1 - lrn.eps[0]) > 0.7
+    assert not (1 - 0.3) > 0.7  # the rounded float the ball path must not use
+    X, y = np.array([[0.5, 0.0], [0.0, 0.5], [-0.5, 0.0]]), np.array([1, -1, -1])
+    r = bounds.check("AVP-T3", X, y, kernel="gaussian:sigma=1", learner="avp",
+                     params={"lam": [0.5, 0.25, 0.5], "eps": [0.3, 0.3, 0.3]}, certify=True)
+    assert r.verdict == "holds", str(r)
