@@ -13,7 +13,7 @@ import numpy as np
 from learners import numeric as nm
 from learners import params as P
 
-from .avp import close, resolved, sets
+from .avp import close, sets
 from .base import Claim
 from .oracle import HingeOracle, against_comparators
 from .registry import claim
@@ -73,7 +73,7 @@ class AhpatronLemma1(Claim):
 
     def evaluate(self, ctx):
         tr = ctx.trace
-        B = int(resolved(ctx)["B"])
+        B = int(ctx.resolved_params()["B"])
         mp, nn = sets(tr)
         K = int(mp.sum() + nn.sum())
         J = int(halvings(tr).sum())
@@ -97,7 +97,7 @@ class _Theorem4Base(Claim):
     learners = ("ahpatron",)
 
     def preconditions(self, ctx):
-        p = resolved(ctx)
+        p = ctx.resolved_params()
         B, U, lam, eps = p["B"], p["U"], p["lam"], p["eps"]
         ctx.require("c_t = 0.6", p["c"] != "norm" and close(p["c"], 0.6), f"c = {p['c']!r}")
         ctx.require("lambda = sqrt(2) U / sqrt(B)", close(lam, math.sqrt(2) * U / math.sqrt(B)),
@@ -109,7 +109,7 @@ class _Theorem4Base(Claim):
                     f"ε = {eps:.6g}, 3U/√B = {3 * U / math.sqrt(B):.6g}")
 
     def bound(self, ctx):
-        p = resolved(ctx)
+        p = ctx.resolved_params()
         tr = ctx.trace
         n = int(sets(tr)[1].sum())
         a, dbar, dund = thm4_parts(p["U"], p["B"], p["eps"], n)
@@ -144,7 +144,7 @@ class AhpatronEq10(_Theorem4Base):
 
     def preconditions(self, ctx):
         super().preconditions(ctx)
-        p = resolved(ctx)
+        p = ctx.resolved_params()
         ctx.require("U = sqrt(B)/4", close(p["U"], math.sqrt(p["B"]) / 4), f"U = {p['U']:.6g}")
 
     def evaluate(self, ctx):
@@ -260,7 +260,7 @@ class AhpatronTheorem6(Claim):
     hunt_params = {"B": 16, "preset": "experiments", "U": 0.5, "eps": 0.9, "gamma": 0.1}
 
     def preconditions(self, ctx):
-        p = resolved(ctx)
+        p = ctx.resolved_params()
         B, U, lam, eps = p["B"], p["U"], p["lam"], p["eps"]
         gamma = float(ctx.claim_params["gamma"])
         ctx.require("c_t = ||f_t||/U", p["c"] == "norm", f"c = {p['c']!r} (use c='norm')")
@@ -299,7 +299,7 @@ class AhpatronTheorem6(Claim):
         ctx.require("(1/4 + 9 zeta/2) U/sqrt(B) < eps < 1", a < eps < 1, f"ε = {eps}, (¼+9ζ/2)U/√B = {a:.6g}")
 
     def evaluate(self, ctx):
-        p = resolved(ctx)
+        p = ctx.resolved_params()
         gamma = float(ctx.claim_params["gamma"])
         tr = ctx.trace
         n = int(sets(tr)[1].sum())
@@ -350,7 +350,7 @@ class AhpatronTable3(Claim):
     hunt_params = {"preset": "experiments"}
 
     def preconditions(self, ctx):
-        p = resolved(ctx)
+        p = ctx.resolved_params()
         B, U = p["B"], p["U"]
         ctx.require("experiments' setting", p["c"] == "norm" and close(U, math.sqrt(B) / 2)
                     and close(p["lam"], U / math.sqrt(4 * B)) and close(p["eta"], 0.0005),

@@ -28,11 +28,6 @@ REL = 1e-12  # relative tolerance when matching a learner parameter to the value
 
 
 # ------------------------------------------------------------------------------------------------ helpers
-def resolved(ctx: Context) -> dict:
-    """The learner's parameters after its own defaults and presets (what it actually runs with)."""
-    return dict(ctx.make_learner().params)
-
-
 def close(a: float, b: float) -> bool:
     return abs(a - b) <= REL * max(1.0, abs(a), abs(b))
 
@@ -170,7 +165,7 @@ class AVPTheorem3(Claim):
     hunt_params = {"U": 1.5, "lam": 0.5, "eps": 0.6}  # a finite U, so the projection step is exercised
 
     def preconditions(self, ctx):
-        given = resolved(ctx)["lam"]  # a given constant or list is refused before the run (λ = 1e308 overflows it)
+        given = ctx.resolved_params()["lam"]  # a given constant or list is refused before the run (λ = 1e308 overflows it)
         if not isinstance(given, str):
             top = max(given) if isinstance(given, (list, tuple)) else given
             ctx.require("lambda_t < 2", top < 2, "" if top < 2 else f"max λ_t = {float(top):.6g}")
@@ -182,7 +177,7 @@ class AVPTheorem3(Claim):
 
     def evaluate(self, ctx):
         tr = ctx.trace
-        U = resolved(ctx)["U"]
+        U = ctx.resolved_params()["U"]
         mp, nn = sets(tr)
         lam, eps = nm.asarray(tr["lam"]), nm.asarray(tr["eps"])
         const = nm.scalar(0) + (lam[mp] / 2).sum() + (lam[nn] / 2 - eps[nn]).sum()
@@ -234,7 +229,7 @@ class AVPCorollary1(Claim):
     learners = ("avp",)
 
     def preconditions(self, ctx):
-        p = resolved(ctx)
+        p = ctx.resolved_params()
         ctx.require("U = inf", p["U"] == math.inf, f"U = {p['U']}")
         ctx.require("lambda_t = 1", not isinstance(p["lam"], (str, list)) and p["lam"] == 1, f"lam = {p['lam']!r}")
         eps = p["eps"]
@@ -242,7 +237,7 @@ class AVPCorollary1(Claim):
 
     def evaluate(self, ctx):
         tr = ctx.trace
-        eps = float(resolved(ctx)["eps"])
+        eps = float(ctx.resolved_params()["eps"])
         n = int(sets(tr)[1].sum())
         rhs, lower, comp = against_comparators(ctx, tr.M, lambda L, s: 2 * L + s * s + (1 - 2 * eps) * n,
                                                quadratic=(2.0, 1.0))
@@ -269,7 +264,7 @@ class AVPCorollary2(Claim):
     learner_defaults = hunt_params  # Corollary 2 is about a finite U and its own λ_t: the defaults meet that
 
     def preconditions(self, ctx):
-        p = resolved(ctx)
+        p = ctx.resolved_params()
         ctx.require("U < inf", nm.isfinite(p["U"]), f"U = {p['U']}")
         ctx.require("lambda_t of Corollary 2", p["lam"] == "cor2", f"lam = {p['lam']!r} (use lam='cor2')")
         tr = ctx.trace
@@ -277,7 +272,7 @@ class AVPCorollary2(Claim):
 
     def evaluate(self, ctx):
         tr = ctx.trace
-        U = resolved(ctx)["U"]
+        U = ctx.resolved_params()["U"]
         _, nn = sets(tr)
         lam, eps = nm.asarray(tr["lam"]), nm.asarray(tr["eps"])
         delta = (lam[nn] / 2 - eps[nn]).sum() if nn.any() else nm.scalar(0)

@@ -264,6 +264,15 @@ class Context:
         return learners.make(self.learner, kernel=self.kernel, **{**self.learner_params, **overrides})
 
     @cached_property
+    def _resolved(self) -> dict:
+        return dict(self.make_learner().describe_params())
+
+    def resolved_params(self) -> dict:
+        """The learner's parameters after its own defaults and presets: what it runs with and the trace records
+        (a fresh dict; the learner is built once per context)."""
+        return dict(self._resolved)
+
+    @cached_property
     def trace(self):
         """The learner's run on the sequence (computed once), or the certified run given by
         bounds.scale_certify (:data:`GIVEN_TRACE`) for this learner."""

@@ -51,11 +51,6 @@ READING = P.Param("reading", "str", "printed", choices=("printed", "corrected"),
 
 
 # --------------------------------------------------------------------------------------------- shared helpers
-def learner_params(ctx: Context) -> dict:
-    """The learner's parameters with its defaults filled in (what the trace records)."""
-    return dict(ctx.make_learner().describe_params())
-
-
 def mc_interval(values: np.ndarray, confidence: float) -> tuple[float, float, float]:
     """(mean, lower, upper) of a Student-t interval for the mean of ``values``."""
     v = np.asarray(values, float)
@@ -171,7 +166,7 @@ class OGDTheorem1(Claim):
     learners = ("ogd",)
 
     def evaluate(self, ctx):
-        p = learner_params(ctx)
+        p = ctx.resolved_params()
         T, lam, eta = ctx.T, nm.scalar(p["lam"]), nm.scalar(p["eta"])
         lhs = np.sum(ctx.trace["loss"])
         c_s = (lam * T + 1 / eta) / 2
@@ -380,11 +375,11 @@ class _ExpectationClaim(Claim):
         ctx.require("seeds >= 2", int(n) == n and n >= 2, f"seeds = {n!r}: an interval needs at least 2 runs")
         c = ctx.claim_params["confidence"]
         ctx.require("0 < confidence < 1", 0 < c < 1, f"confidence = {c!r}")
-        _require_lam_eta(ctx, learner_params(ctx))
+        _require_lam_eta(ctx, ctx.resolved_params())
 
     def consts(self, ctx) -> dict:
         """The theorem's constants, in the backend's numbers (exact balls in a certified replay)."""
-        p = learner_params(ctx)
+        p = ctx.resolved_params()
         B, lam, eta, gamma, T = (nm.scalar(v) for v in (p["B"], p["lam"], p["eta"], p["gamma"], ctx.T))
         return {"B": B, "lam": lam, "eta": eta, "gamma": gamma, "T": T, "c_f": (1 / eta + lam * T) / 2,
                 "uniform term": ((B / (B - 1)) ** 2 * gamma**2 + 1) * eta * T}
@@ -474,7 +469,7 @@ class BOGDEq14(_ExpectationClaim):
 
     def preconditions(self, ctx):
         super().preconditions(ctx)
-        p = learner_params(ctx)
+        p = ctx.resolved_params()
         ctx.require("gamma >= L = 1", p["gamma"] >= 1, f"γ = {p['gamma']}")
         ctx.require("lam*eta >= 1/B", p["lam"] * p["eta"] >= 1.0 / p["B"] - 1e-15,
                     f"λη = {p['lam'] * p['eta']:.6g}, 1/B = {1 / p['B']:.6g}")

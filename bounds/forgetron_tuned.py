@@ -320,13 +320,8 @@ class RBPExpectation(Claim):
         P.unit("confidence", 0.95, "confidence level of the interval", low_open=True, high_open=True, search=False),
     )
 
-    @staticmethod
-    def _learner_params(ctx: Context) -> dict:
-        """The RBP run's own B and seed: the given values or the learner's declared defaults."""
-        return dict(ctx.make_learner().describe_params())
-
     def preconditions(self, ctx):
-        B = int(self._learner_params(ctx)["B"])
+        B = int(ctx.resolved_params()["B"])
         gamma = float(ctx.claim_params["gamma"])
         ctx.require("gamma > 1", gamma > 1, f"eq. (2) needs γ > 1 (U ≤ (γ−1)/(γ+1)√B > 0); got γ = {gamma}")
         U = ctx.claim_params["U"]
@@ -341,7 +336,7 @@ class RBPExpectation(Claim):
         ctx.require("0 < confidence < 1", 0 < conf < 1, f"confidence must be in (0, 1); got {conf}")
 
     def evaluate(self, ctx: Context):
-        lp = self._learner_params(ctx)
+        lp = ctx.resolved_params()
         B, s0 = int(lp["B"]), int(lp["seed"])
         gamma, U = float(ctx.claim_params["gamma"]), float(ctx.claim_params["U"])
         n, conf = int(ctx.claim_params["seeds"]), float(ctx.claim_params["confidence"])

@@ -20,10 +20,6 @@ from .oracle import against_comparators
 from .registry import claim
 
 
-def _params(ctx: Context) -> dict:
-    return dict(ctx.make_learner().describe_params())
-
-
 def require_D(ctx: Context, D) -> None:
     """003 §2 sets D = sup κ(x, x), and the proofs use κ(x_t, x_t) ≤ D (the gradient bound ‖∇_t‖² ≤ D of Lemma 4,
     the 2D of Cor. 1, α = D T^(−2ζ) of Thm 1). A D below some κ(x_t, x_t) of the sequence is outside the
@@ -212,10 +208,10 @@ class ALDBudget(Claim):
         ctx.require("decay", d in ("exp", "poly", "both"), f"decay must be exp, poly or both, got {d!r}")
         diag = ctx.kernel.diag(ctx.X)
         ctx.require("A > 0", float(np.min(diag)) > 0, f"min κ(x, x) = {float(np.min(diag)):.3g}")
-        require_D(ctx, _params(ctx)["D"])
+        require_D(ctx, ctx.resolved_params()["D"])
 
     def evaluate(self, ctx):
-        p = _params(ctx)
+        p = ctx.resolved_params()
         T = ctx.T
         alpha = p["D"] * T ** (-2 * p["zeta"])
         k = len(support_history(ctx.trace)[0])  # |S_T| of the POMD run (S only grows there); first, so that a
@@ -369,7 +365,7 @@ class _RegretClaim(Claim):
     learners = ("pomd", "pomdr")
 
     def preconditions(self, ctx):
-        p = _params(ctx)
+        p = ctx.resolved_params()
         ctx.require("zeta = 1", p["zeta"] == 1, f"ζ = {p['zeta']}")
         require_D(ctx, p["D"])
 
@@ -402,7 +398,7 @@ class POMDTheorem2(_RegretClaim):
         if ctx.claim_params["part"] == "eq10":
             d = eq10_defects(ctx.trace)
             return ctx.result(d["undefined rounds"] + d["future rounds"], 0, d, tol=0.5)
-        p = _params(ctx)
+        p = ctx.resolved_params()
         tr = ctx.trace
         U, T = p["U"], ctx.T
         S = nm.nan_to_zero(tr["delta"]).sum()
@@ -427,7 +423,7 @@ class POMDCorollary1(_RegretClaim):
 
     id = "POM-C1"
     def evaluate(self, ctx):
-        p = _params(ctx)
+        p = ctx.resolved_params()
         tr = ctx.trace
         U, T, D = p["U"], ctx.T, p["D"]
         A = kernel_alignment(ctx.X, ctx.y, ctx.kernel)
