@@ -30,9 +30,12 @@ def require_D(ctx: Context, D) -> None:
         ok = all(nm.ball(v) <= D for v in diag)
     else:
         ok = bool(np.all(np.asarray(diag, float) <= float(D) * (1 + 1e-12)))
+    if ok:
+        ctx.require("D >= kappa(x,x)", True)
+        return
     top = max(nm.upper(v) for v in diag)  # upper ends: the message only (plain floats in float64)
-    ctx.require("D >= kappa(x,x)", ok, "" if ok else f"D = {nm.upper(D):.17g} but max_t κ(x_t, x_t) = {top:.17g} with "
-                f"the {ctx.kernel.spec()} kernel (003 sets D = sup κ(x, x))")
+    ctx.require("D >= kappa(x,x)", False, f"D = {nm.upper(D):.17g} but max_t κ(x_t, x_t) = {top:.17g} with the "
+                f"{ctx.kernel.spec()} kernel (003 sets D = sup κ(x, x))")
 
 
 def support_history(trace) -> tuple[np.ndarray, np.ndarray]:
