@@ -1,7 +1,9 @@
 """Shared test configuration: hypothesis profiles and the claim-status record.
 
 Profiles (select with HYPOTHESIS_PROFILE or --hypothesis-profile): ``dev`` (seconds), ``ci`` (the default: the
-whole suite within 15 minutes on 2 cores), ``thorough`` (long hunts, on demand; also enables tests marked slow).
+whole suite within 15 minutes on 2 cores), ``thorough`` (long hunts, on demand; also enables tests marked slow),
+``mutate`` (dev's 10 examples, derandomized like ci: the first pass of ``make mutate``, whose survivors are re-run
+under ci, so a mutant counts as surviving only when the suite as CI runs it lets it pass).
 
 Tests that check a claim carry ``@pytest.mark.claim("ID")``; after a run, the outcomes per claim id are recorded
 (bounds.status) so that ``boundlab list`` can say ``tested`` for claims whose property tests passed on this code.
@@ -20,6 +22,8 @@ from hypothesis import HealthCheck, settings
 
 settings.register_profile("dev", max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("ci", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+                          derandomize=True)
+settings.register_profile("mutate", max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow],
                           derandomize=True)
 settings.register_profile("thorough", max_examples=1000, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
