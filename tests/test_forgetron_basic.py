@@ -172,7 +172,7 @@ def test_bad_budget(name, B):
         learners.make(name, B=B)
 
 
-@pytest.mark.parametrize("phi", [0, -0.5, 1.5, [0.5, 2.0], "abc", float("nan")])
+@pytest.mark.parametrize("phi", [0, -0.5, 1.5, [0.5, 2.0], [0.5, 0], [0.0], "abc", float("nan")])
 def test_bad_phi(phi):
     with pytest.raises(ValueError, match="phi"):
         learners.make("shrinking-perceptron", phi=phi)

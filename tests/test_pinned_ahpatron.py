@@ -374,6 +374,20 @@ def test_ahp_t6_precondition_boundaries():
         check("AHP-T6", X, y, kernel=GAUSS, params={**base, "eps": 0.99, "zeta": zmax + 1e-6}, comparator="zero")
 
 
+@pytest.mark.claim("AHP-T6")
+def test_ahp_t6_hunt_starts_at_the_smallest_admitted_budget():
+    """The hunt's starting point is the theorem's corner: B = 16, the least budget Theorem 6 admits (its B ≥ 16), with
+    the experiments' c_t and λ = U/(2√B); the next smaller even budget (B must be even) is refused."""
+    from adversaries.search import default_params
+
+    start = default_params("AHP-T6", "ahpatron", GAUSS)
+    assert start == {"B": 16, "preset": "experiments", "U": 0.5, "eps": 0.9, "gamma": 0.1}
+    X, y = _seq(10, seed=8)
+    check("AHP-T6", X, y, kernel=GAUSS, params=start, comparator="zero")
+    with pytest.raises(PreconditionError, match="B >= 16"):
+        check("AHP-T6", X, y, kernel=GAUSS, params={**start, "B": 14}, comparator="zero")
+
+
 @pytest.mark.claim("AHP-TAB3")
 def test_ahp_tab3_counts_n_t():
     """|N_T| of the experiments' setting recomputed by the replay on a T = 1000 run; lhs = N_min."""

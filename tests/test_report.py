@@ -20,6 +20,9 @@ def test_table_cells_are_escaped_and_checked():
     assert len(table_problems("\n".join(raw))) == 2  # the unescaped |S_T| splits the header into 4 cells
     lines = md_table(["data", "|S_T|"], [["a", 3], ["b|c", "|S|"]])
     assert table_problems("\n".join(lines)) == []
+    # the message counts the cells between the outer bars: 2 in the header, 3 in the row with an unescaped |
+    wide = ["| a | b |", "|---|---|", "| 1 | x|y |"]
+    assert table_problems("\n".join(wide)) == ["line 3: 3 cells, header has 2: | 1 | x|y |"]
     assert lines[0] == "| data | \\|S_T\\| |" and lines[3] == "| b\\|c | \\|S\\| |"
     assert md_table(["x"], [["already \\| escaped"]])[2] == "| already \\| escaped |"  # not escaped twice
 
@@ -90,3 +93,18 @@ def test_notebooks_use_the_escaping_table_helper(stem):
     """No notebook writes a table header by hand with a bare |S…| in it (the three tables that broke)."""
     src = (report.NOTEBOOK_DIR / f"{stem}.py").read_text()
     assert "| |S" not in src and "| |difference" not in src
+
+
+def test_report_command_exits_0_and_names_the_report(tmp_path, monkeypatch, capsys):
+    """`boundlab report` on a one-notebook folder: exit status 0 and the path of report.md on stdout."""
+    from bounds import cli
+
+    nbdir = tmp_path / "nbs"
+    nbdir.mkdir()
+    (nbdir / "tiny.py").write_text("# %%\nfrom bounds.report import Fragment\n"
+                                   "nb = Fragment('tiny', 'Tiny')\nnb.md += ['ok']\nnb.write()\n")
+    monkeypatch.setattr(report, "NOTEBOOK_DIR", nbdir)
+    out = tmp_path / "out"
+    assert cli.main(["report", "--out", str(out), "--quick"]) == 0
+    assert capsys.readouterr().out.strip().splitlines()[-1] == f"report written to {out / 'report.md'}"
+    assert "ok" in (out / "report.md").read_text()
