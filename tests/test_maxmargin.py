@@ -242,3 +242,18 @@ def test_scale_exponent_leaves_moderate_scales_alone():
     assert scale_exponent(np.array([1.5 * 2.0 ** 16])) == 17 and scale_exponent(np.array([1.5 * 2.0 ** 15])) == 0
     assert scale_exponent(np.array([1.5 * 2.0 ** -17])) == 0 and scale_exponent(np.array([-1.5 * 2.0 ** -18])) == -17
     assert scale_exponent(np.zeros(3)) == 0 and scale_exponent(np.zeros(0), np.array([3.0])) == 0
+
+
+def test_bracket_without_a_usable_classifier_is_minus_infinity_at_zero():
+    """When every candidate classifier is unusable (w = 0), the certified bracket's lower end is −∞ and its (w, b) the
+    zero classifier (w, b) = (0, 0), not a made-up bias; the upper end still comes from the convex weights."""
+    import dataclasses
+
+    from learners.maxmargin import certify_bracket
+
+    Vp, Vm = np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([[-1.0, 0.0]])
+    sol = max_margin(Vp, Vm, 3.0)
+    br = certify_bracket(Vp, Vm, 3.0, sol=dataclasses.replace(sol, w=np.zeros(2), w_svm=None))
+    assert br.lower == 0.0 and math.isinf(float(br.lo.mid())) and float(br.lo.mid()) < 0
+    assert br.b == 0.0 and not np.any(br.w)
+    assert br.upper == pytest.approx(certify_bracket(Vp, Vm, 3.0, sol=sol).upper)
