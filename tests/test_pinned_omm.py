@@ -317,6 +317,25 @@ def test_table1_symbolic_no_case_and_run():
         check("OMM-TAB1", X, y, kernel="linear", params={"phi_t": 1.0})
 
 
+@pytest.mark.claim("OMM-TAB1")
+def test_table1_certified_run_at_a_regime_boundary():
+    """Two classes of three collinear points at x₁ = ±2 (x₂ ∈ {0, ½, 1}): D = 1 (each class's diameter), γ* = 2
+    (half the gap 4), r = D/γ* = ½. The second column's regimes of q = r/(1 − φ) end at q = 1 − φ, 1 and √2, i.e.
+    r = (1 − φ)², 1 − φ and (1 − φ)√2. At φ = 1 − ½/√2, r = ½ is the boundary q = √2 itself: the certified r
+    interval straddles it, the column's value there is a one-sided limit that ball arithmetic cannot certify, and
+    the certified verdict is inconclusive. At φ = 0.6 (boundaries 0.16, 0.4, 0.566) r lies inside one regime and
+    the run certifies: 1 mistake ≤ 2."""
+    X = np.array([[2., 0.], [-2., 0.], [2., 1.], [-2., 1.], [2., .5], [-2., .5]])
+    y = np.array([1, -1, 1, -1, 1, -1])
+    for phi, verdict in ((1 - 0.5 / math.sqrt(2), "inconclusive"), (0.6, "holds")):
+        r = check("OMM-TAB1", X, y, kernel="linear", learner="omm-efficient", params={"phi_t": phi, "rho": 0.9},
+                  certify=True)
+        lo, hi = r.terms["r certified"]
+        assert lo <= 0.5 <= hi and hi - lo < 1e-8
+        assert (r.lhs, r.rhs, r.terms["mistakes"]) == (1, 2, 1)
+        assert r.verdict == verdict, phi
+
+
 def _num_rows(name, thetas):
     """m, γ̄ = min_t y_t(wᵀx_t + b)/‖w‖ and τ (first t whose hypothesis separates the data) per variant, from runs
     done here on the App. B.2 variants with the shared permutation of seed 0."""
