@@ -266,6 +266,11 @@ def test_ald_t1_bound_formulas():
     p, R0p = r.terms["poly p"], r.terms["poly R0"]
     assert_close(r.terms["poly bound"], math.e * (R0p / 40 ** -2.0) ** (1 / p), "poly bound (C2 = 1)")
     assert_close(r.rhs, min(r.terms["exp bound"], r.terms["poly bound"]), "rhs")
+    # ζ = ½, D = 2 (ζ = 1 cannot tell T^{−2ζ} from T^{−2/ζ}): α = 2·40^{−1}, and the exponential bound moves with it
+    r2 = check("ALD-T1", X, y, kernel=GAUSS, params={"zeta": 0.5, "D": 2.0})
+    assert_close(r2.terms["alpha"], 2.0 / 40, "alpha at zeta = 1/2, D = 2")
+    assert_close(r2.terms["exp bound"], 2 * math.log(r2.terms["exp R0"] / (2.0 / 40)) / math.log(1 / r2.terms["exp r"]),
+                 "exp bound at zeta = 1/2")
 
 
 @pytest.mark.claim("POM-L3")
