@@ -200,3 +200,20 @@ def test_gram_factor_of_the_empty_support():
             assert len(l) == 0 and s == 0.25
             f.append(np.empty(0), 0.25)
             assert f.L.shape == (1, 1) and f.L[0, 0] == 0.5
+
+
+def test_support_values_are_maintained_not_recomputed():
+    """After the first support_values() (O(n²), from the Gram matrix), adds update the values in O(n) from the new
+    kernel row alone: with the old Gram block poisoned (NaN), the values of two further adds still equal f(x_i)
+    computed directly from the kernel."""
+    k = learners.parse_kernel("gaussian:sigma=1")
+    rng = np.random.default_rng(5)
+    f = KernelExpansion(k)
+    for a in (0.5, -1.0, 2.0):
+        f.add(rng.normal(size=3), a)
+    f.support_values()
+    f._G[:3, :3] = np.nan
+    for a in (0.25, -0.75):
+        f.add(rng.normal(size=3), a)
+    fv = f.support_values()
+    assert np.allclose(fv, k.matrix(f.X, f.X) @ f.alpha, rtol=1e-12, atol=1e-12)
