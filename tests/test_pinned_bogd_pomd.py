@@ -233,6 +233,33 @@ def test_ald_det_counts_tests():
     assert r.lhs <= 1e-9 and r.holds is True
 
 
+@pytest.mark.claim("ALD-DET")
+def test_ald_det_finds_a_planted_error_at_its_round(monkeypatch):
+    """The generic POMD's trace records α_t + ¼ for its fourth ALD test (the α_t the learner acts on is unchanged):
+    ALD-DET's lhs is that ¼ (κ(x_t, x_t) = 1) and its "worst round" the 1-based round of that test."""
+    from learners.trace import TraceRecorder
+
+    X, y = _seq(40, seed=6)
+    calls: dict = {}
+    put = TraceRecorder.put
+
+    def planting(self, name, value):
+        if name == "alpha_t":
+            calls[id(self)] = calls.get(id(self), 0) + 1
+            if calls[id(self)] == 4:
+                value = value + 0.25
+        return put(self, name, value)
+
+    monkeypatch.setenv("BOUNDLAB_COMPILED", "0")
+    monkeypatch.setattr(TraceRecorder, "put", planting)
+    tr = learners.make("pomd", kernel=GAUSS).run(X, y)
+    fourth = int(np.flatnonzero(np.isfinite(tr["alpha_t"]))[3])
+    r = check("ALD-DET", X, y, kernel=GAUSS, learner="pomd")
+    assert r.terms["worst round"] == fourth + 1
+    assert_close(r.lhs, 0.25, "planted error", rtol=1e-6, atol=1e-9)
+    assert r.holds is False
+
+
 @pytest.mark.claim("INTERLACE")
 def test_interlacing_counts_and_equality_case():
     """The full matrix is a principal submatrix of itself: μ = λ, so interlacing holds with equality (defect 0)."""
