@@ -257,3 +257,15 @@ def test_bracket_without_a_usable_classifier_is_minus_infinity_at_zero():
     assert br.lower == 0.0 and math.isinf(float(br.lo.mid())) and float(br.lo.mid()) < 0
     assert br.b == 0.0 and not np.any(br.w)
     assert br.upper == pytest.approx(certify_bracket(Vp, Vm, 3.0, sol=sol).upper)
+
+
+def test_polish_l2_recovers_the_exact_weights_off_the_origin():
+    """V₊ = {(1, 0), (0, 2)}, V₋ = {(−1, 0)}, all shifted by (10, 10) (so the centring matters): the closest point of
+    the segment to v₋ is (1 − t, 2t) with t minimising (2 − t)² + (2t)², t = 0.4, i.e. λ = (0.6, 0.4), η = (1).
+    The polish recovers those weights from a solver's ~1e-9 approximation."""
+    from learners.maxmargin import polish_l2
+
+    s = np.array([10.0, 10.0])
+    Vp, Vm = np.array([[1.0, 0.0], [0.0, 2.0]]) + s, np.array([[-1.0, 0.0]]) + s
+    lam, eta = polish_l2(Vp, Vm, np.array([0.6 + 1e-9, 0.4 - 1e-9]), np.array([1.0]))
+    assert np.allclose(lam, [0.6, 0.4], rtol=0, atol=1e-12) and np.array_equal(eta, [1.0])

@@ -223,6 +223,16 @@ def test_pomd_columns_recomputed():
 
 
 # ------------------------------------------------------------------------------------------ 003 claims
+@pytest.mark.claim("BOGD-E14")
+def test_monte_carlo_seeds_are_capped_at_1000():
+    """The kind-E claims' ``seeds`` lies in [2, 1000]: 1001 is refused before anything runs, naming the range."""
+    from bounds.base import ClaimParamError
+
+    X, y = _seq(6, seed=1)
+    with pytest.raises(ClaimParamError, match=r"seeds.*\[2, 1000\]"):
+        check("BOGD-E14", X, y, kernel=GAUSS, params=dict(B=2, seeds=1001))
+
+
 @pytest.mark.claim("ALD-DET")
 def test_ald_det_counts_tests():
     X, y = _seq(40, seed=6)

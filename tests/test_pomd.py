@@ -37,6 +37,18 @@ def test_bad_parameters_are_named(name, kw, param):
         learners.make(name, kernel=GAUSS, **kw)
 
 
+@pytest.mark.parametrize("cls", ["POMD", "POMDR"])
+def test_the_classes_validate_the_window_themselves(cls):
+    """Built directly (not through learners.make and its declared ranges), the class still refuses M = 0 (eq. 5's
+    window needs M ≥ 1) and accepts M = 1."""
+    import learners.pomd as lp
+
+    k = learners.parse_kernel(GAUSS)
+    with pytest.raises(ValueError, match="window M"):
+        getattr(lp, cls)(k, M=0)
+    assert getattr(lp, cls)(k, M=1).M == 1
+
+
 def test_horizon_needed_outside_run():
     p = learners.make("pomd", kernel=GAUSS)
     with pytest.raises(ValueError, match="horizon T"):

@@ -164,6 +164,13 @@ def test_scale_oracle_brackets_the_closed_form_and_a_wrong_bound_flips():
         assert nm.lower(res.lower) <= exact <= nm.upper(res.value)
     assert nm.lower(res.lower) > 2.0  # decided: holds
     assert nm.upper(res.value) - nm.lower(res.lower) < 1e-12
+    # the solver line counts the enclosed products K·w that were computed (each a T² pass)
+    calls = []
+    enclosed = ScaleOracle.kw_enclosed
+    o2 = ScaleOracle(X, y, "gaussian:sigma=1", progress=False, budget_s=20.0)
+    o2.kw_enclosed = lambda w: calls.append(1) or enclosed(o2, w)
+    res2 = o2.minimise(2.0, 1.0, math.inf, decided=lambda lo, up: nm.lower(lo) > 2.0)
+    assert len(calls) >= 1 and res2.solver.endswith(f", {len(calls)} enclosed products K·w")
 
 
 @pytest.mark.parametrize("problem", [(2.0, 1.0, math.inf), (1.0, 0.0, 2.5), (1.0, 0.5, 1.0)])
