@@ -420,3 +420,23 @@ def test_ahpatron_ball_run_radius_follows_the_precision_below_the_float_range():
         worst = max(nm.ball(a).a.rad() for a in tb.final.alpha)
         assert int(np.sum(tb["halving"])) >= 5
         assert worst < arb(2) ** -1500
+
+
+def test_warm_start_keeps_the_best_dual_point_of_its_bisection():
+    """For a finite radius the warm start bisects the ball constraint's multiplier and keeps the dual point of the
+    largest dual value Σa + dual_inner(‖Φᵀ(a∘y)‖², c_s, U). With T = 120 ≤ NYSTROM_M the Nyström map is exact, so
+    that value is the dual optimum up to the ascent's convergence: within 1e-6 (relative) of cvxpy's optimum, and
+    never above it (weak duality)."""
+    from adversaries.sequences import get
+    from bounds.oracle import HingeOracle, dual_inner
+    from bounds.scale_oracle import NYSTROM_M, ScaleOracle
+
+    X, y = get("noisy").build(seed=4, T=120, d=5)
+    assert len(y) <= NYSTROM_M
+    c_L, c_s, U = 1.0, 0.0, 2.5
+    opt = HingeOracle(X, y, "gaussian:sigma=1").minimise(c_L, c_s, U).value
+    o = ScaleOracle(X, y, "gaussian:sigma=1", progress=False, budget_s=30.0)
+    a = o.warm_start(c_L, c_s, U)
+    u = o.features().T @ (a * o.y)
+    val = a.sum() + dual_inner(float(u @ u), c_s, U)
+    assert opt * (1 - 1e-6) <= val <= opt * (1 + 1e-9)
