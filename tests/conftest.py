@@ -39,6 +39,29 @@ bounds.base.CERTIFY_BY_DEFAULT = False
 _outcomes: dict[str, dict] = defaultdict(lambda: {"passed": 0, "failed": 0})
 
 
+# The test modules that pin learners' traces and the calculators' values on them run twice: on the compiled float64
+# path (learners/compiled, what every run takes by default) and on the generic path (BOUNDLAB_COMPILED=0), the
+# reference the certified replays use. tests/test_compiled_equivalence.py ties the two paths together; running the
+# pins on both makes each path's own code answer to the paper's formulas, not only to the other path.
+BOTH_PATHS = {"test_pinned_bogd_pomd", "test_pinned_forgetron", "test_pinned_ahpatron", "test_pinned_avp",
+              "test_pomd", "test_ogd", "test_forgetron_basic", "test_forgetron_tuned", "test_ahpatron", "test_avp",
+              "test_projectron", "test_random_features"}
+
+
+def pytest_generate_tests(metafunc):
+    if metafunc.module.__name__.rsplit(".", 1)[-1] in BOTH_PATHS and "learner_path" in metafunc.fixturenames:
+        metafunc.parametrize("learner_path", ["compiled", "generic"], indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def learner_path(request, monkeypatch):
+    """"compiled" (the default path) or "generic" (BOUNDLAB_COMPILED=0 for the test) in the BOTH_PATHS modules."""
+    path = getattr(request, "param", "compiled")
+    if path == "generic":
+        monkeypatch.setenv("BOUNDLAB_COMPILED", "0")
+    return path
+
+
 def pytest_collection_modifyitems(config, items):
     if settings().max_examples >= 1000:  # thorough profile: run everything
         return

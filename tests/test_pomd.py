@@ -105,6 +105,11 @@ def test_pomdr_phases_and_halving():
     assert np.all(np.isinf(tb[:first])) and np.all(tb[first:] == first + 1)  # t̄ = t + 1, t = the round |S| hit B₀
     assert tr.size[first - 1] == 5
     assert not tr.is_kind("pomd-add")[first:].any() and not tr.is_kind("pomd-ald")[first:].any()
+    ph = np.asarray(tr["phase"])  # logged on the loss rounds (−1 elsewhere): 0 in the POMD phase, 1 in OMDR's
+    logged = ph >= 0
+    assert np.array_equal(logged, np.asarray(tr["loss"]) > 0)
+    assert logged[:first].any() and logged[first:].any()
+    assert np.all(ph[:first][logged[:first]] == 0) and np.all(ph[first:][logged[first:]] == 1)
     halves = np.flatnonzero(tr["halving"])
     assert len(halves) >= 2 and np.all(tr.size[halves] == 6) and tr.size.max() <= 11
     assert np.allclose(tr.norm[halves], 2.0, rtol=1e-9)  # f' rescaled to norm exactly U
