@@ -124,3 +124,11 @@ def test_one_defect_breaking_three_theorems_is_one_finding():
     assert sorted(w.claim for w in f.witnesses) == ["BOGD-T2", "BOGD-T3", "BOGD-T4"]
     rows = {r["id"]: r for r in status.statuses()}
     assert rows["BOGD-T2"]["findings"] == 1 and rows["BOGD-T3"]["status"] == "erratum"
+
+
+def test_summary_counts_findings_and_the_claims_that_have_them():
+    """Three claims with 1, 0 and 2 findings: 3 findings under 2 claims (a claim with a single finding counts)."""
+    rows = [{"status": "erratum", "findings": 1}, {"status": "tested", "findings": 0},
+            {"status": "erratum", "findings": 2}]
+    line = status.summary(rows)
+    assert line.startswith("3 claims: 1 tested, 2 erratum, 0 implemented, 0 missing; 3 findings under 2 claims. ")
