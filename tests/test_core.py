@@ -244,3 +244,17 @@ def test_support_values_are_maintained_not_recomputed():
         f.add(rng.normal(size=3), a)
     fv = f.support_values()
     assert np.allclose(fv, k.matrix(f.X, f.X) @ f.alpha, rtol=1e-12, atol=1e-12)
+
+
+def test_gram_factor_solves_from_one_point_on():
+    """K_S⁻¹b from the Cholesky factor: with one point (K = [4]) it is b/4; with two (K = [[4, 2], [2, 5]]) it is
+    the 2×2 solve, here b = (6, 9) → (0.75, 1.5), checked by hand: 4·0.75 + 2·1.5 = 6, 2·0.75 + 5·1.5 = 9."""
+    from learners.gram_factor import GramFactor
+
+    one = GramFactor.from_gram(np.array([[4.0]]))
+    x1 = one.solve(np.array([3.0]))
+    assert x1.shape == (1,) and abs(x1[0] - 0.75) <= 1e-15
+    two = GramFactor.from_gram(np.array([[4.0, 2.0], [2.0, 5.0]]))
+    x2 = two.solve(np.array([6.0, 9.0]))
+    assert x2.shape == (2,) and np.allclose(x2, [0.75, 1.5], rtol=1e-14)
+    assert len(GramFactor().solve(np.empty(0))) == 0

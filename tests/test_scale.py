@@ -440,3 +440,39 @@ def test_warm_start_keeps_the_best_dual_point_of_its_bisection():
     u = o.features().T @ (a * o.y)
     val = a.sum() + dual_inner(float(u @ u), c_s, U)
     assert opt * (1 - 1e-6) <= val <= opt * (1 + 1e-9)
+
+
+def test_branch_and_bound_over_the_norm_splits_cells_at_their_midpoints():
+    """ScaleOracle.minimise_monotone on two points (κ = ½) with rhs(L, s) = L + s² at U = 2 and a target it cannot
+    decide (lhs = 1.75, the optimum found): the grid starts as [0, 2], each new radius is the midpoint of a cell of
+    the radii before it, and the refinement stops at max_radii = 6 radii."""
+    from bounds.scale_oracle import ScaleOracle
+
+    X, y = _two_points(0.5)
+    o = ScaleOracle(X, y, "gaussian:sigma=1", progress=False, budget_s=0.2)  # per radius: the target is undecidable
+    seen, minimise = [], o.minimise
+
+    def recording(c_L, c_s, U, **kw):
+        seen.append(U) if U not in seen else None
+        return minimise(c_L, c_s, U, **kw)
+
+    o.minimise = recording
+    res = o.minimise_monotone(lambda L, s: L + s * s, 1.75, U=2.0)
+    assert seen[0] == 2.0 and len(seen) == 6 and res.notes[-1].endswith("with 6 radii")
+    known = [0.0, 2.0]
+    for r in seen[1:]:
+        k = sorted(known)
+        assert any(r == 0.5 * (a + b) for a, b in zip(k, k[1:])), (r, k)
+        known.append(r)
+
+
+def test_best_scale_maximises_the_scaled_dual():
+    """ScaleOracle._best_scale: argmax over s ∈ [0, s_max] of s·Σa + inner(s²‖v‖²) with inner(q) = −q/(4c_s)
+    (U = ∞): Σa = 2, ‖v‖² = 4, c_s = 1 gives 2s − s², maximised at s = 1 (inside [0, 3]); at s_max = 0.5 the
+    maximum is the end 0.5."""
+    import math
+
+    from bounds.scale_oracle import ScaleOracle
+
+    assert abs(ScaleOracle._best_scale(2.0, 4.0, 1.0, math.inf, 3.0) - 1.0) < 1e-6
+    assert abs(ScaleOracle._best_scale(2.0, 4.0, 1.0, math.inf, 0.5) - 0.5) < 1e-6
