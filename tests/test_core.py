@@ -258,3 +258,18 @@ def test_gram_factor_solves_from_one_point_on():
     x2 = two.solve(np.array([6.0, 9.0]))
     assert x2.shape == (2,) and np.allclose(x2, [0.75, 1.5], rtol=1e-14)
     assert len(GramFactor().solve(np.empty(0))) == 0
+
+
+def test_expansion_slots_and_the_periodic_norm_refresh():
+    """add returns the new point's slot (0, 1, 2, ...); every add/set_coef counts as one incremental update, and
+    once more than max(32, n) have accumulated, reading ‖f‖² recomputes it from scratch (refresh), so it then
+    equals αᵀGα bit for bit and the count starts again."""
+    k = learners.parse_kernel("gaussian:sigma=1")
+    rng = np.random.default_rng(11)
+    f = KernelExpansion(k)
+    assert [f.add(rng.normal(size=2), 0.5) for _ in range(3)] == [0, 1, 2]
+    for j in range(40):
+        f.set_coef(j % 3, float(rng.normal()))
+    assert f._ops == 43
+    value = f.norm_sq
+    assert f._ops == 0 and value == f.exact_norm_sq()
