@@ -321,6 +321,11 @@ def test_pom_l3_values_by_hand():
     assert_close(r.lhs, math.sqrt(2), "lhs")
     assert_close(r.rhs, 4.0, "rhs")
     assert r.tolerance == pytest.approx(1e-30 + 1e-40 * 4.0, rel=1e-14, abs=0)  # the reported tolerance: 1e-30 + 1e-40·rhs
+    from bounds.base import ClaimParamError
+
+    for bad in ([], [1.0, -1.0], [[1.0, 2.0]]):  # σ_t ≥ 0 of the lemma, as a non-empty flat list
+        with pytest.raises(ClaimParamError, match="sigma"):
+            check("POM-L3", params={"sigma": bad})
 
 
 @pytest.mark.claim("POM-L4")

@@ -476,3 +476,16 @@ def test_best_scale_maximises_the_scaled_dual():
 
     assert abs(ScaleOracle._best_scale(2.0, 4.0, 1.0, math.inf, 3.0) - 1.0) < 1e-6
     assert abs(ScaleOracle._best_scale(2.0, 4.0, 1.0, math.inf, 0.5) - 0.5) < 1e-6
+
+
+def test_scale_oracle_is_silent_without_progress(capsys, monkeypatch):
+    """With progress=False nothing is written to stderr, however long the solve takes (a clock that advances 3 s
+    per reading makes every solve "long")."""
+    from bounds import scale_oracle
+    from bounds.scale_oracle import ScaleOracle
+
+    X, y = _two_points(0.5)
+    clock = iter(np.arange(0.0, 1e7, 3.0))
+    monkeypatch.setattr(scale_oracle.time, "monotonic", lambda: float(next(clock)))
+    ScaleOracle(X, y, "gaussian:sigma=1", progress=False, budget_s=1e6).minimise(2.0, 1.0, math.inf)
+    assert capsys.readouterr().err == ""
