@@ -273,3 +273,17 @@ def test_expansion_slots_and_the_periodic_norm_refresh():
     assert f._ops == 43
     value = f.norm_sq
     assert f._ops == 0 and value == f.exact_norm_sq()
+
+
+def test_nonneg_is_max_with_zero_in_each_number_type():
+    """learners.numeric.nonneg(v) = max(v, 0) keeps the number type: a non-positive mpf gives mpf 0 (not 1), a float
+    gives 0.0, and positive values pass unchanged."""
+    import mpmath
+
+    from learners import numeric as nm
+
+    for v in (mpmath.mpf(-2), mpmath.mpf(0)):
+        out = nm.nonneg(v)
+        assert isinstance(out, mpmath.mpf) and out == 0
+    assert nm.nonneg(mpmath.mpf("0.25")) == mpmath.mpf("0.25")
+    assert nm.nonneg(-3.5) == 0.0 and nm.nonneg(2.5) == 2.5

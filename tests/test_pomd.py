@@ -49,6 +49,19 @@ def test_the_classes_validate_the_window_themselves(cls):
     assert getattr(lp, cls)(k, M=1).M == 1
 
 
+@pytest.mark.parametrize("cls", ["POMD", "POMDR"])
+@pytest.mark.parametrize("D", [0.0, -1.0, math.inf, math.nan])
+def test_the_classes_validate_D_themselves(cls, D):
+    """D = sup κ(x, x) must be positive *and* finite: each failing half is refused on its own (0 and −1 are finite,
+    ∞ is positive), built directly as above; the smallest admissible values pass."""
+    import learners.pomd as lp
+
+    k = learners.parse_kernel(GAUSS)
+    with pytest.raises(ValueError, match="D"):
+        getattr(lp, cls)(k, D=D)
+    assert getattr(lp, cls)(k, D=5e-324).D == 5e-324
+
+
 def test_horizon_needed_outside_run():
     p = learners.make("pomd", kernel=GAUSS)
     with pytest.raises(ValueError, match="horizon T"):
