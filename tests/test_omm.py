@@ -721,3 +721,19 @@ def test_learner_stopping_on_non_separable_input_is_refused(cid, learner):
 def test_lemma42_one_class_has_nothing_to_check():
     res = run_check("OMM-L42", np.array([[0.0, 1.0], [0.0, 2.0]]), np.array([1, 1]), "omm-naive")
     assert res.holds is True and res.notes == ["no update round: nothing to check"]
+
+
+@pytest.mark.claim("PER-TIGHT")
+def test_per_tight_checks_D_from_d_3_on(monkeypatch):
+    """§3's D = √2 (the radius of (e_t, 1)) is the printed constant for d ≥ 3 only: PER-TIGHT compares D with √2
+    exactly from d = 3 on (at d = 2 it is not a row of the check). Observed through the rows the check builds."""
+    import bounds.omm as bo
+
+    seen: list = []
+    real = bo.deviation_row
+    monkeypatch.setattr(bo, "deviation_row", lambda *a, **k: seen.append(a[3]) or real(*a, **k))
+    for d, checks_D in ((2, False), (3, True), (4, True)):
+        seen.clear()
+        X, y = per_tight_play(learners.make("omm-efficient", kernel="linear"), d)
+        bounds.check("PER-TIGHT", X, y, kernel="linear", learner="omm-efficient", certify=False)
+        assert {"Dbar", "gamma*"} <= set(seen) and ("D" in seen) is checks_D, (d, seen)
