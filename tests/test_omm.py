@@ -168,6 +168,16 @@ def test_naive_lemmas_and_theorem(seed, rho, p):
             assert res.holds is True, str(res)
 
 
+@pytest.mark.claim("OMM-T41")
+def test_theorem41_general_p_default_grid_at_rho_1(learner="omm-efficient"):
+    """For p ≠ 2 and no φ list, OMM-T41 checks φ ∈ {−1, 0, top/2, top} with top = ρ, or 0.999 at ρ = 1 (Theorem 4.1
+    needs φ < 1): the default grid passes the claim's own φ ≤ ρ, φ < 1 precondition and the run is certified."""
+    X, y = separable(2, T=35, gap=0.1)
+    res = run_check("OMM-T41", X, y, learner, rho=1.0, p=3.0)
+    assert res.holds is True, str(res)
+    assert res.terms["phi"] in (-1.0, 0.0, 0.4995, 0.999)
+
+
 @pytest.mark.claim("OMM-L42")
 def test_lemma42_general_p_is_certified_on_the_efficient_run():
     X, y = separable(3, T=60)
