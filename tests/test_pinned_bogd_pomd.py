@@ -250,13 +250,14 @@ def test_ald_det_finds_a_planted_error_at_its_round(monkeypatch):
     from learners.trace import TraceRecorder
 
     X, y = _seq(40, seed=6)
-    calls: dict = {}
+    calls: dict = {}  # id(recorder) -> [recorder, count]: the recorder is kept so that its id is never reused
     put = TraceRecorder.put
 
     def planting(self, name, value):
         if name == "alpha_t":
-            calls[id(self)] = calls.get(id(self), 0) + 1
-            if calls[id(self)] == 4:
+            entry = calls.setdefault(id(self), [self, 0])
+            entry[1] += 1
+            if entry[1] == 4:
                 value = value + 0.25
         return put(self, name, value)
 
