@@ -32,6 +32,21 @@ def test_ball_comparisons_raise_when_undecidable():
             float(third)
 
 
+def test_ball_comparisons_of_touching_balls():
+    """a = [0, 1] (up to its outward-rounded radius) and b = a's exact upper end touch at one point: a ≤ b and b ≥ a
+    hold for every point, a > b and b < a for none, and the strict/reversed ones (a < b, a ≥ b, b ≤ a, b > a) hold
+    for some points only, so they are undecidable, never answered False."""
+    import flint
+
+    with nm.ball_arithmetic(128):
+        a0 = flint.arb(0).union(flint.arb(1))
+        a, b = nm.Ball(a0), nm.Ball(a0.mid() + a0.rad())
+        assert (a <= b) is True and (b >= a) is True and (a > b) is False and (b < a) is False
+        for undecidable in (lambda: a < b, lambda: a >= b, lambda: b <= a, lambda: b > a):
+            with pytest.raises(nm.Uncertain):
+                undecidable()
+
+
 def test_exact_inputs_stay_exact_so_ties_are_decided():
     """Floats are binary fractions: with the linear kernel, sums and products of them are exact in the balls, so a
     tie y·f = 0 is decided exactly (0.1 + 0.2 − 0.3 is not 0 for the binary numbers, and the balls say which side)."""
