@@ -747,3 +747,18 @@ def test_per_tight_checks_D_from_d_3_on(monkeypatch):
         X, y = per_tight_play(learners.make("omm-efficient", kernel="linear"), d)
         bounds.check("PER-TIGHT", X, y, kernel="linear", learner="omm-efficient", certify=False)
         assert {"Dbar", "gamma*"} <= set(seen) and ("D" in seen) is checks_D, (d, seen)
+
+
+@pytest.mark.claim("OMM-T41")
+@pytest.mark.claim("OMM-S51")
+@pytest.mark.parametrize("cid", ["OMM-T41", "OMM-S51"])
+def test_no_main_round_means_the_bound_zero_exactly(cid):
+    """When the other class first appears at the last round, the initialisation never ends inside the sequence:
+    no γ₃, no main round, m(φ) = 0 for every φ, and the theorem's bound is 0: lhs = rhs = 0 and the certified lower
+    end of the right side is that 0 too (it is no lower bound if it exceeds the right side)."""
+    X = np.array([[0.0, 1.0], [0.0, 2.0], [0.0, -1.0]])
+    res = run_check(cid, X, np.array([1, 1, -1]), "omm-efficient")
+    assert res.holds is True, str(res)
+    if cid == "OMM-T41":
+        assert res.terms["gamma3"] is None
+    assert (res.lhs, res.rhs, res.rhs_lower) == (0.0, 0.0, 0.0), str(res)
