@@ -72,6 +72,9 @@ def test_eq43_cases():
     assert phi_eq43(-1.0, 0.5, -1.0) == 1  # a < 0, d < 0: every φ feasible
     assert phi_eq43(-1.0, 3.0, -1.0) == pytest.approx((3 - math.sqrt(5)) / 2)  # a < 0, larger root > 1
     assert phi_eq43(-4.0, 4.5, -1.0) == 1  # a < 0, both roots in (0, 1): φ = 1 is feasible again
+    # a < 0 with the larger root exactly 1 (−φ² + 1.5φ − 0.5 ≤ 0 ⇔ φ ≤ ½ or φ ≥ 1): φ = 1 meets eq. 42 with
+    # equality, so it is kept (the "> 1" of the case split is strict), in the rewrite and the printed form alike
+    assert phi_eq43(-1.0, 1.5, -0.5) == 1 and phi_eq43_printed(-1.0, 1.5, -0.5) == 1
     with pytest.raises(ValueError, match="Q_t exceeds"):
         phi_eq43(1.0, 0.1, 1.0)
 
