@@ -110,6 +110,23 @@ def test_a_claim_without_params_declaration_is_refused():
         type("Bad", (bounds.Claim,), {"claim_params": {"x": 1}})
 
 
+def test_every_static_boundary_point_is_admissible():
+    """Param.boundary_points keeps the admissible points only (a boundary that depends on the other parameters,
+    like OMM's φ = ρ, may fall outside the range for some of them); a *fixed* boundary point that is not
+    admissible is a declaration error the search would silently drop, so each must validate on its own."""
+    decls = [(n, learners.params_of(n)) for n in learners.available()] + [(c, bounds.get(c).PARAMS)
+                                                                         for c in bounds.implemented()]
+    checked = 0
+    for owner, decl in decls:
+        for p in decl:
+            if callable(p.boundary):
+                continue
+            for v in p.boundary or ():
+                p.validate(v, owner=owner)  # a ParamError names the owner, the parameter and the value
+                checked += 1
+    assert checked > 50  # the declarations do carry fixed boundary points (ALMA's φ = 0, Forgetron's B = 83, ...)
+
+
 def test_sample_gives_admissible_values_biased_to_the_boundaries():
     rng = np.random.default_rng(0)
     decls = [learners.params_of(n) for n in learners.available()] + [bounds.get(c).PARAMS
