@@ -233,7 +233,7 @@ class AhpatronTheorem6(Claim):
     |M_T| ≤ L_T(f) + (1/γ)(1/4 + 9ζ/2)(U/√B)L_T(f) + ((1 − 2ζ)/γ)‖f‖²√B/U + Δ_T(ζ),
     Δ_T(ζ) = |N_T|((1/4 + 9ζ/2)U/√B − ε)/(1 − (1/4 + 9ζ/2)U/√B).
 
-    Claim parameters: ``gamma`` (default 0.5) and ``zeta``:
+    Claim parameters: ``gamma`` (default 0.1) and ``zeta``:
     * ``"run"`` (default): ζ from the run, ζ_run = Σ_𝒥‖f_t − f̄_t‖/(U|𝒥|), the smallest ζ satisfying eq. 11; with no
       halving every ζ ∈ (0, 2] satisfies eq. 11 and "run" uses the limit ζ → 0⁺ (evaluated at ζ = 0; the right
       side is continuous in ζ);

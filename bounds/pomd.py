@@ -265,13 +265,9 @@ class Lemma3(Claim):
     unit_kernel = False
 
     def preconditions(self, ctx):
-        s = ctx.claim_params["sigma"]
-        if s is None:
+        # sigma itself (a non-empty list of finite numbers ≥ 0) is validated by its declaration (PARAMS)
+        if ctx.claim_params["sigma"] is None:
             ctx.require("sigma or sequence", ctx.X is not None, "give sigma=[...] or a sequence")
-        else:
-            arr = np.asarray(s, float)
-            ctx.require("sigma_t >= 0", bool(np.all(arr >= 0)) and arr.ndim == 1 and len(arr) > 0,
-                        "sigma must be a non-empty list of numbers ≥ 0")
 
     def evaluate(self, ctx):
         s = ctx.claim_params["sigma"]

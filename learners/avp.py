@@ -92,6 +92,15 @@ class AggressiveLearner(KernelLearner):
         return s
 
 
+def _eps_edges(lam) -> list[float]:
+    """ε_t's boundary points for the search: just inside Theorem 3's window (λ/2, 1), by at most 1e-9 and by a
+    quarter of the window when it is narrower (at λ = 2 − 1e-9 the window is 5e-10 wide)."""
+    if not isinstance(lam, float):
+        return [1 - 1e-9]
+    step = min(1e-9, (1 - lam / 2) / 4)
+    return [lam / 2 + step, 1 - step]
+
+
 @register("avp")
 class AVP(AggressiveLearner):
     """AVP (paper 000, Algorithm 1) with schedules {λ_t, ε_t} and radius U; see the module docstring."""
@@ -102,7 +111,7 @@ class AVP(AggressiveLearner):
         P.positive("lam", 1.0, "λ_t: a constant, one per round, or 'cor2' (Corollary 2's schedule, needs a finite U)",
                    choices=("cor2",), list_ok=True, boundary=(1.0, 2.0 - 1e-9, "cor2")),
         P.unit("eps", 0.75, "ε_t: a constant or one per round (Theorem 3 needs λ_t/2 < ε_t < 1)", list_ok=True,
-               boundary=lambda o: [o["lam"] / 2 + 1e-9, 1 - 1e-9] if isinstance(o.get("lam"), float) else [1 - 1e-9]),
+               boundary=lambda o: _eps_edges(o.get("lam"))),
     )
 
     def __init__(self, kernel=None, U: float = math.inf, lam: "float | str | Sequence[float]" = 1.0,

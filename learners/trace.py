@@ -22,9 +22,6 @@ import numpy as np
 
 from . import numeric as nm
 
-_DEFAULTS = {"f": np.nan, "i": -1, "b": False}
-
-
 class TraceRecorder:
     """Preallocated column store filled one round at a time by :class:`learners.base.OnlineLearner`."""
 

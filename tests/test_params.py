@@ -143,6 +143,11 @@ def test_sample_gives_admissible_values_biased_to_the_boundaries():
     assert eta.boundary_points({"B": 4, "lam": 0.5})[0] == pytest.approx(1 / (4 * 0.5))  # λη = 1/B
     eps = learners.params_of("avp")[2]
     assert eps.boundary_points({"lam": 0.5})[0] == pytest.approx(0.25, abs=1e-8)  # ε at λ/2, its limit
+    for lam in learners.params_of("avp")[1].boundary_points():  # every ε edge inside Theorem 3's (λ/2, 1)
+        if isinstance(lam, float):
+            edges = eps.boundary_points({"lam": lam})
+            assert len(edges) == 2 and all(lam / 2 < e < 1 for e in edges), (lam, edges)
+            assert edges[0] - lam / 2 <= 1e-9 and 1 - edges[1] <= 1e-9
     zeta = dict((p.name, p) for p in bounds.get("AHP-T6").PARAMS)["zeta"]
     assert {0.5, 2.0} <= set(zeta.boundary_points())  # ζ near ½ and at 2
 
