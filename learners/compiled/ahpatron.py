@@ -200,13 +200,27 @@ def _per_round(schedule, T: int) -> "np.ndarray | None":
     return np.full(T, float(schedule))
 
 
+def _args(learner) -> tuple:
+    """The Ahpatron loop's parameters after (kc, kp, X, y)."""
+    cnorm = learner.c == "norm"
+    return (int(learner.B), float(learner.U), float(learner.lam), float(learner.eps), float(learner.eta), cnorm,
+            0.0 if cnorm else float(learner.c))
+
+
+def batch_plan(learner, T: int):
+    """The :class:`.batch.Plan` of a batch of Ahpatron runs (None for AVP, whose schedules are per round)."""
+    from .batch import Plan
+
+    if learner.name == "avp":
+        return None
+    return Plan(_run, _args(learner), _spec(learner.eps), KINDS, learner.B + 1, True)
+
+
 def run(learner, X: np.ndarray, y: np.ndarray):
     if learner.name == "avp":
         return _avp(learner, X, y)
     r = glue.start_run(learner, X, y, _spec(learner.eps), cap=learner.B + 1)
-    cnorm = learner.c == "norm"
-    E = r.call(_run, int(learner.B), float(learner.U), float(learner.lam), float(learner.eps), float(learner.eta),
-               cnorm, 0.0 if cnorm else float(learner.c))
+    E = r.call(_run, *_args(learner))
     return glue.trace(learner, y, r, KINDS, E)
 
 

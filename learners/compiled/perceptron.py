@@ -216,6 +216,22 @@ def _schedule(learner, T: int) -> "np.ndarray | None":
     return None
 
 
+def batch_plan(learner, T: int):
+    """The :class:`.batch.Plan` of a batch of runs of at most T rounds, or None for the learners whose run needs
+    per-sequence inputs drawn or tabulated in Python (rbp's draws, a schedule)."""
+    from .batch import Plan
+
+    if learner.name == "perceptron":
+        return Plan(_run_perceptron, (), SPEC[:1], KINDS, 17, glue.unbudgeted_gram(T))
+    variant = VARIANT[learner.name]
+    if variant in (RBP, SCHEDULE):
+        return None
+    B = -1 if learner.B is None else int(learner.B)
+    args = (variant, B, float(learner.U_exact), float(getattr(learner, "phi_cap", 1.0)), np.ones(1),
+            np.zeros(1, np.int64))
+    return Plan(_run_family, args, SPEC, KINDS, (B if B >= 0 else 16) + 1, B < 0 and glue.unbudgeted_gram(T))
+
+
 def run(learner, X: np.ndarray, y: np.ndarray):
     """The compiled run of a Perceptron-family learner, or None when this learner instance is not covered."""
     if learner.name == "perceptron":
