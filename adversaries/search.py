@@ -29,7 +29,13 @@ enumerating every realisation of the learner's draws (``max_realisations``), seq
 that enumeration (:func:`_max_T`). A candidate outside the claim's hypotheses is discarded and counted; any other exception is counted
 under ``errors`` with the first messages in ``notes``.
 
-Counting (issue 8, "The hunt"): ``tried`` candidates; ``inconclusive`` ones; ``float_violations`` (holds False in
+Batches (issue 11): the local search proposes :data:`adversaries.batch.BATCH` perturbations at once, runs them
+through the compiled learner in one call and reads the claim's float screen (``Claim.screen``, bounds/screen.py)
+where it has one; a candidate the screen clears (its float margin beyond the screen's stated tolerance) counts as
+tried and ``cleared`` without the full check, every other one is checked as above (adversaries/batch.py).
+
+Counting (issue 8, "The hunt"): ``tried`` candidates (``cleared`` of them by the float screen alone, the others by
+the full check); ``inconclusive`` ones (of those fully checked); ``float_violations`` (holds False in
 float64). A float64 violation is only a candidate: once the search ends (the last 20 % of the time, at most 30 s, is
 kept for this), up to :data:`MAX_REPLAYS` of them (the first, the largest gap, the shortest, then others) are
 minimised (rounds, then dimensions, then parameters), turned into a witness with its explicit comparator, and
@@ -60,7 +66,8 @@ from learners.kernels import parse_kernel
 
 from .generators import GENERATORS, generate
 from .spaces import SearchSpace, declarations
-from .strategies import into_unit_ball, kernel_and_sequence
+from .batch import BATCH, evaluate_batch
+from .strategies import into_unit_ball, kernel_and_sequence, local_move, perturb_batch
 
 B_LADDER = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 83, 84, 100, 128, 200, 256, 400, 512, 1000)
 MAX_T_CAP = 400
@@ -101,6 +108,7 @@ class HuntSummary:
     generators: dict = field(default_factory=dict)
     screened: int = 0
     slow: int = 0  # candidates dropped because their check ran past Problem.eval_limit
+    cleared: int = 0  # candidates cleared by the claim's float screen without the full check (adversaries.batch)
     wall_seconds: float = 0.0
     best: dict = field(default_factory=dict)
     notes: list = field(default_factory=list)
@@ -228,6 +236,23 @@ class Problem:
             s.float_violations += 1
             if engine != "minimise" and len(self.found) < 50:
                 self.found.append((cand, generator or engine))
+        self._report()
+        return cand
+
+    def admit(self, cfg: dict, X: np.ndarray, y: np.ndarray, engine: str, gap: float) -> Candidate:
+        """Record a candidate that the claim's float screen cleared (adversaries.batch): tried and ``cleared``, its
+        float gap kept for the climb and the largest gap; no verdict (it never becomes a violation or a witness)."""
+        s = self.summary
+        s.tried += 1
+        s.cleared += 1
+        s.engines[engine] = s.engines.get(engine, 0) + 1
+        cand = Candidate(cfg["kernel"], X, y, cfg["learner"], dict(cfg["params"]), gap)
+        if gap > s.best_gap:
+            s.best_gap = gap
+            s.best = {"T": cand.T, "kernel": cand.kernel, "learner": cand.learner, "params": cand.params,
+                      "gap": gap, "holds": "cleared by the float screen", "engine": engine}
+        if self.best is None or gap >= self.best.gap:
+            self.best = cand
         self._report()
         return cand
 
@@ -559,31 +584,12 @@ def _random_candidate(rng: np.random.Generator, kernel: str, max_T: int) -> tupl
 
 def perturb(rng: np.random.Generator, kernel: str, X: np.ndarray, y: np.ndarray, step: float,
             max_T: int) -> tuple[np.ndarray, np.ndarray]:
-    """One random local move on (X, y); points stay in the unit ball under the linear kernel."""
-    X, y = X.copy(), y.copy()
-    T = len(y)
-    op = rng.choice(["move", "move", "flip", "dup", "near", "insert", "delete", "swap"])
-    i = int(rng.integers(T))
-    if op == "move":
-        X[i] += rng.normal(scale=step, size=X.shape[1])
-    elif op == "flip":
-        y[i] = -y[i]
-    elif op in ("dup", "near") and T > 1:
-        j = int(rng.integers(T))
-        X[j] = X[i] + (rng.normal(scale=1e-3 * step, size=X.shape[1]) if op == "near" else 0.0)
-        y[j] = y[i] if rng.random() < 0.5 else -y[i]
-    elif op == "insert" and T < max_T:
-        x = X[i] + rng.normal(scale=step, size=X.shape[1])
-        X = np.insert(X, int(rng.integers(T + 1)), x, axis=0)
-        y = np.insert(y, int(rng.integers(T + 1)), rng.choice([-1, 1]))[: len(X)]
-    elif op == "delete" and T > 1:
-        X, y = np.delete(X, i, axis=0), np.delete(y, i)
-    elif op == "swap" and T > 1:
-        j = int(rng.integers(T))
-        X[[i, j]], y[[i, j]] = X[[j, i]], y[[j, i]]
+    """One random local move on (X, y) (:func:`adversaries.strategies.local_move`); points stay in the unit ball
+    under the linear kernel."""
+    X, y, _ = local_move(rng, X, y, step, max_T)
     if parse_kernel(kernel).name == "linear":
         X = into_unit_ball(X)
-    return X, y.astype(np.int8)
+    return X, y
 
 
 def _move_config(prob: Problem, rng: np.random.Generator, cand: Candidate) -> dict:
@@ -594,13 +600,20 @@ def _move_config(prob: Problem, rng: np.random.Generator, cand: Candidate) -> di
                                          if new["learner"] == cand.learner and rng.random() < 0.5}}}
 
 
-def run_local(prob: Problem, reserve: float, rng: np.random.Generator, patience: int = 40) -> None:
+def run_local(prob: Problem, reserve: float, rng: np.random.Generator, patience: int = 40,
+              batch: int = BATCH) -> None:
     """Hill climbing on the gap from the best candidate so far, with restarts, until only ``reserve`` seconds are
-    left (0 while no violation was found: the reserve is for certifying and writing witnesses)."""
+    left (0 while no violation was found: the reserve is for certifying and writing witnesses).
+
+    Each step proposes ``batch`` perturbations of the current candidate at once (:func:`perturb_batch`) and
+    evaluates them together (adversaries.batch: one compiled run of the batch, the claim's float screen, the full
+    check for every candidate not cleared); the best of the batch is kept when its gap does not decrease.
+    ``patience`` is in candidates: a restart comes after ``patience // 10`` batches (at least 1) without
+    improvement; the step shrinks by 0.97⁸ per such batch."""
     cur = prob.best
     stale, step = 0, 0.3
     while prob.time_left() > (reserve if prob.found else 0.0):
-        if cur is None or stale > patience:
+        if cur is None or stale > max(1, patience // 10):
             if prob.best is not None and rng.random() < 0.7:
                 cur = prob.best
             else:
@@ -611,18 +624,26 @@ def run_local(prob: Problem, reserve: float, rng: np.random.Generator, patience:
             stale, step = 0, 0.3
             continue
         cfg = {"kernel": cur.kernel, "learner": cur.learner, "params": cur.params}
-        X, y = cur.X, cur.y
         if not prob.calc.needs_sequence or rng.random() < 0.1:
-            cfg = _move_config(prob, rng, cur)
+            news = [prob.evaluate(_move_config(prob, rng, cur), cur.X, cur.y, "local")]
         else:
-            X, y = perturb(rng, cur.kernel, cur.X, cur.y, step, prob.max_T(cur.params))
-        new = prob.evaluate(cfg, X, y, "local")
+            n = max(1, min(batch, _budget_left(prob)))
+            seqs = perturb_batch(rng, cur.kernel, cur.X, cur.y, step, prob.max_T(cur.params), n)
+            news = evaluate_batch(prob, cfg, seqs, "local")
+        good = [c for c in news if c is not None]
+        new = max(good, key=lambda c: c.gap) if good else None
         if new is not None and new.gap >= cur.gap:
             stale = 0 if new.gap > cur.gap else stale + 1
             cur = new
         else:
             stale += 1
-            step = max(step * 0.97, 1e-4)
+            step = max(step * 0.97 ** 8, 1e-4)
+
+
+def _budget_left(prob: Problem) -> int:
+    """How many more local candidates a count-bounded run (hunt(max_examples=N)) may evaluate (large otherwise)."""
+    n = getattr(prob, "max_local", None)
+    return BATCH if n is None else max(n - prob.summary.engines.get("local", 0), 0)
 
 
 # ------------------------------------------------------------------------------------------------------- the hunt
@@ -719,6 +740,7 @@ MAX_EXAMPLES = learners.params.Param("max_examples", "int", None, low=1, high=10
 def _count_bounded(prob: Problem, n: int) -> None:
     """Bound the local search by ``n`` evaluated sequences instead of the clock (the deadline stays as a cap)."""
     clock = prob.time_left
+    prob.max_local = n
 
     def time_left() -> float:
         return clock() if prob.summary.engines.get("local", 0) < n else 0.0

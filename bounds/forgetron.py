@@ -604,6 +604,19 @@ class ForgetronLemma7(Claim):
         return checks.result(ctx, {"M": M, "U": U, "||g||^2": G2, "sum log(1/Phi)": S,
                                    "min Phi": nm.bmin(*Phi) if M else 1.0, "(B+1)^(-1/(2(B+1)))": cap})
 
+    def screen(self, run, learner, claim_params):
+        """The rows of :meth:`evaluate` at ‖g‖ = U in float64, vectorised (bounds.screen.worst_row): Lemma 7's
+        U²Σ log(1/Φ_t) ≤ M/32, then eq. 37's c ≤ Φ_t on every mistake round, in that order."""
+        from .screen import worst_row
+
+        tr = run.trace
+        J = mistakes(tr)
+        Phi = col(tr, "Phi", J)
+        M, G2, cap = len(Phi), float(learner.U) ** 2, float(forgetron_phi_cap(learner.B))
+        S = float(-np.log(Phi).sum()) if M else 0.0
+        ones = np.ones(M)
+        return worst_row(np.r_[G2 * S, cap * ones], np.r_[M / 32, Phi], np.r_[G2, ones], np.r_[M, ones])
+
 
     @staticmethod
     def _certified_rows(checks: Checks, lrn, J: np.ndarray, Phi: np.ndarray, norm_prime: np.ndarray, cap, M: int):

@@ -207,13 +207,27 @@ def _args(learner) -> tuple:
             0.0 if cnorm else float(learner.c))
 
 
+@njit(**JIT)
+def _batch(kc, kp, X3, Y2, lens, cap, gram, args, ext3, first2, scores2, kinds2, sizes2, norms2, ok):
+    """:func:`_run` on every sequence of a batch (learners/compiled/batch.py)."""
+    B, U, lam, eps, eta, cnorm, c = args
+    for k in range(X3.shape[0]):
+        n = lens[k]
+        E = core.empty(cap, X3.shape[2], kc, kp, gram)
+        try:
+            _run(kc, kp, X3[k, :n], Y2[k, :n], B, U, lam, eps, eta, cnorm, c, E, ext3[k], first2[k], scores2[k],
+                 kinds2[k], sizes2[k], norms2[k])
+        except Exception:  # noqa: BLE001
+            ok[k] = False
+
+
 def batch_plan(learner, T: int):
     """The :class:`.batch.Plan` of a batch of Ahpatron runs (None for AVP, whose schedules are per round)."""
     from .batch import Plan
 
     if learner.name == "avp":
         return None
-    return Plan(_run, _args(learner), _spec(learner.eps), KINDS, learner.B + 1, True)
+    return Plan(_batch, _args(learner), _spec(learner.eps), KINDS, learner.B + 1, True)
 
 
 def run(learner, X: np.ndarray, y: np.ndarray):

@@ -2,7 +2,7 @@
 
 The counterexample search (adversaries/batch.py) proposes batches of short candidate sequences; one compiled run
 costs a few hundred microseconds of Python around a loop of a few microseconds (glue.start_run, the Trace), so a
-batch runs every sequence inside one compiled driver, :func:`_drive`, which allocates each run's expansion
+batch runs every sequence inside one compiled driver of the family, which allocates each run's expansion
 (core.empty) and calls the family's own loop on it: the same loop, with the same arguments, as ``learner.run``.
 
 A family takes part by a ``batch_plan(learner, T)`` function returning a :class:`Plan` (its loop, the loop's
@@ -21,15 +21,13 @@ from __future__ import annotations
 from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
-from numba import njit
-
-from . import core, glue
-from .core import JIT
+from . import glue
 
 
 class Plan(NamedTuple):
-    """How a family's compiled loop runs one sequence: ``loop(kc, kp, X, y, *args, E, ext, first, scores, kinds,
-    sizes, norms)`` from an empty expansion of capacity ``cap`` (``gram``: with a Gram matrix)."""
+    """How a family runs a batch: ``loop`` is its compiled batch driver (:func:`drive`), which runs the family's
+    own loop with parameters ``args`` on each sequence from an empty expansion of capacity ``cap`` (``gram``: with
+    a Gram matrix, core.empty)."""
     loop: Callable
     args: tuple
     spec: Sequence[tuple[str, str]]
@@ -39,29 +37,20 @@ class Plan(NamedTuple):
 
 
 class BatchRun(NamedTuple):
-    """One sequence of a batch: its Trace (``final`` None) and the learner's removal log after it (or None)."""
+    """One sequence X of a batch: its Trace (``final`` None) and the learner's removal log after it (or None)."""
     trace: Any
     removal_log: Any = None
+    X: Any = None
 
 
-@njit(**JIT)
-def _one(loop, kc, kp, X, y, args, E, ext, first, scores, kinds, sizes, norms):
-    """``loop`` on one sequence (the star call kept out of the driver's try block, which numba cannot compile)."""
-    loop(kc, kp, X, y, *args, E, ext, first, scores, kinds, sizes, norms)
-
-
-@njit(**JIT)
-def _drive(loop, kc, kp, X3, Y2, lens, cap, gram, args, ext3, first2, scores2, kinds2, sizes2, norms2, ok):
-    """Run ``loop`` on every sequence k (rows :lens[k] of X3[k], Y2[k]) from a fresh expansion; ok[k] = False
-    where the loop raised (that sequence's columns are then meaningless)."""
-    for k in range(X3.shape[0]):
-        n = lens[k]
-        E = core.empty(cap, X3.shape[2], kc, kp, gram)
-        try:
-            _one(loop, kc, kp, X3[k, :n], Y2[k, :n], args, E, ext3[k], first2[k], scores2[k], kinds2[k], sizes2[k],
-                 norms2[k])
-        except Exception:  # noqa: BLE001 (numba: the exception object is not available)
-            ok[k] = False
+def drive(X3: np.ndarray, Y2: np.ndarray, lens: np.ndarray, plan: "Plan", kc: int, kp: np.ndarray,
+          cols: tuple) -> np.ndarray:
+    """Call the family's compiled batch driver: ``plan.loop(kc, kp, X3, Y2, lens, cap, gram, args, *cols, ok)``
+    runs the family's loop on every sequence (each family module defines its driver next to its loop, so that numba
+    caches it: a driver taking the loop as an argument would be compiled again in every process). Returns ok."""
+    ok = np.ones(len(lens), bool)
+    plan.loop(kc, kp, X3, Y2, lens, int(plan.cap), bool(plan.gram), plan.args, *cols, ok)
+    return ok
 
 
 def run_batch(learner: Any, mod: Any, seqs: Sequence[tuple[np.ndarray, np.ndarray]]) -> "list[BatchRun | None]":
@@ -80,11 +69,10 @@ def run_batch(learner: Any, mod: Any, seqs: Sequence[tuple[np.ndarray, np.ndarra
     ext1, first1 = glue.columns(plan.spec, Tmax)
     ext3, first2 = np.repeat(ext1[None], K, axis=0), np.repeat(first1[None], K, axis=0)
     scores2, kinds2 = np.zeros((K, Tmax)), np.zeros((K, Tmax), np.int16)
-    sizes2, norms2, ok = np.zeros((K, Tmax), np.int64), np.zeros((K, Tmax)), np.ones(K, bool)
+    sizes2, norms2 = np.zeros((K, Tmax), np.int64), np.zeros((K, Tmax))
     kc, kp = glue.kernel_args(learner.kernel)
     learner.reset()
-    _drive(plan.loop, kc, kp, X3, Y2, lens, int(plan.cap), bool(plan.gram), plan.args, ext3, first2, scores2,
-           kinds2, sizes2, norms2, ok)
+    ok = drive(X3, Y2, lens, plan, kc, kp, (ext3, first2, scores2, kinds2, sizes2, norms2))
     return _runs(learner, plan, seqs, lens, ext3, first2, scores2, kinds2, sizes2, norms2, ok)
 
 
@@ -96,14 +84,14 @@ def _runs(learner, plan: Plan, seqs, lens, ext3, first2, scores2, kinds2, sizes2
     conv = [ext3[:, c] if kind == glue.FLOAT else (ext3[:, c].astype(np.int64) if kind == glue.INT else
                                                    ext3[:, c] != 0) for c, (_, kind) in enumerate(plan.spec)]
     out: list = []
-    for k, (_, y) in enumerate(seqs):
+    for k, (X, y) in enumerate(seqs):
         if not ok[k]:
             out.append(None)
             continue
         n = int(lens[k])
         extra = {plan.spec[c][0]: conv[c][k, :n] for c in glue.logged_order(first2[k])}
         out.append(BatchRun(glue.assemble(learner, dict(params), np.asarray(y, np.int8), scores2[k, :n],
-                                          kind2[k, :n], names[k], sizes2[k, :n], norms2[k, :n], extra, None)))
+                                          kind2[k, :n], names[k], sizes2[k, :n], norms2[k, :n], extra, None), None, X))
     return out
 
 
@@ -118,5 +106,5 @@ def run_each(learner: Any, seqs: Sequence[tuple[np.ndarray, np.ndarray]]) -> "li
             out.append(None)
             continue
         log = getattr(learner, "removal_log", None)
-        out.append(BatchRun(tr, None if log is None else log))
+        out.append(BatchRun(tr, log, X))
     return out
