@@ -258,13 +258,13 @@ class BOGDUnbiased(Claim):
             a = (1 - le) / (le * (1 - P)) * A
             b = (le - P) / (le * (1 - P)) * A
             size = (abs(1 - le) * P + abs(le - P)) / (le * (1 - P)) * np.abs(A)
-        Z = np.zeros(P.shape)
-        Z[rows, slot] = 1.0
-        eq7 = np.minimum(A - le * (b + a * Z), cap)
-        d = np.stack([np.abs(a * P + b - A).max(axis=1) / scale,
-                      np.abs(A[rows, slot] - le * (a[rows, slot] + b[rows, slot])) / scale,
-                      np.maximum(-a.min(axis=1), 0.0) / scale, np.abs(eq7 - NEW).max(axis=1) / scale,
-                      np.abs(P.sum(axis=1) - 1), np.maximum(-P.min(axis=1), 0.0)])
+            Z = np.zeros(P.shape)
+            Z[rows, slot] = 1.0
+            eq7 = np.minimum(A - le * (b + a * Z), cap)
+            d = np.stack([np.abs(a * P + b - A).max(axis=1) / scale,
+                          np.abs(A[rows, slot] - le * (a[rows, slot] + b[rows, slot])) / scale,
+                          np.maximum(-a.min(axis=1), 0.0) / scale, np.abs(eq7 - NEW).max(axis=1) / scale,
+                          np.abs(P.sum(axis=1) - 1), np.maximum(-P.min(axis=1), 0.0)])
         d[:, (P >= 1).any(axis=1)] = np.nan
         cancel = max(1.0, float((np.nan_to_num(size, nan=0.0, posinf=0.0).max(axis=1) / scale).max()))
         return Screen(max(float(d.max()), 0.0) if not np.isnan(d).any() else np.nan, 0.0,
