@@ -66,7 +66,7 @@ from learners.kernels import parse_kernel
 
 from .generators import GENERATORS, generate
 from .spaces import SearchSpace, declarations
-from .batch import BATCH, evaluate_batch
+from .batch import BATCH, STRUCTURED_BATCH, ScreenGate, evaluate_batch, screenable
 from .strategies import into_unit_ball, kernel_and_sequence, local_move, perturb_batch
 
 B_LADDER = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 83, 84, 100, 128, 200, 256, 400, 512, 1000)
@@ -164,6 +164,7 @@ class Problem:
         self.replay_timeouts = 0
         self.eval_limit = max(EVAL_SECONDS_MIN, EVAL_SHARE * summary.seconds)  # CPU seconds per candidate
         self.warmed: set = set()  # (learner, kernel family) pairs checked once already: the limit applies to them
+        self.gate = ScreenGate()  # whether batches are worth screening (adversaries.batch)
         self._last_print = time.monotonic()
 
     def time_left(self) -> float:
@@ -195,10 +196,7 @@ class Problem:
         from bounds.base import PreconditionError
 
         s = self.summary
-        s.tried += 1
-        s.engines[engine] = s.engines.get(engine, 0) + 1
-        if generator:
-            s.generators[generator] = s.generators.get(generator, 0) + 1
+        self._count(engine, generator)
         cand = Candidate(cfg["kernel"], None if X is None else np.asarray(X, float),
                          None if y is None else np.asarray(y, np.int8), cfg["learner"], dict(cfg["params"]))
         warm = (cand.learner, str(cand.kernel).split(":")[0])  # a first run may compile (numba): never cut short
@@ -239,13 +237,21 @@ class Problem:
         self._report()
         return cand
 
-    def admit(self, cfg: dict, X: np.ndarray, y: np.ndarray, engine: str, gap: float) -> Candidate:
+    def _count(self, engine: str, generator: str | None) -> None:
+        """One more candidate tried, by ``engine`` (and ``generator``)."""
+        s = self.summary
+        s.tried += 1
+        s.engines[engine] = s.engines.get(engine, 0) + 1
+        if generator:
+            s.generators[generator] = s.generators.get(generator, 0) + 1
+
+    def admit(self, cfg: dict, X: np.ndarray, y: np.ndarray, engine: str, gap: float,
+              generator: str | None = None) -> Candidate:
         """Record a candidate that the claim's float screen cleared (adversaries.batch): tried and ``cleared``, its
         float gap kept for the climb and the largest gap; no verdict (it never becomes a violation or a witness)."""
         s = self.summary
-        s.tried += 1
+        self._count(engine, generator)
         s.cleared += 1
-        s.engines[engine] = s.engines.get(engine, 0) + 1
         cand = Candidate(cfg["kernel"], X, y, cfg["learner"], dict(cfg["params"]), gap)
         if gap > s.best_gap:
             s.best_gap = gap
@@ -514,7 +520,14 @@ def _weights(prob: Problem) -> dict[str, float]:
 
 
 def run_structured(prob: Problem, seconds: float, rng: np.random.Generator) -> None:
-    """Configurations drawn from the search space × sequences from the generators, for ``seconds``."""
+    """Configurations drawn from the search space × sequences from the generators, for ``seconds``.
+
+    Batched (issue 11): per drawn configuration, :data:`adversaries.batch.STRUCTURED_BATCH` sequences from the
+    weighted generators are evaluated together (adversaries.batch.evaluate_batch: one compiled run per dimension,
+    the claim's float screen, the full check for every candidate not cleared) when such a batch would be screened
+    (``screenable``: the claim has a screen and the hunt's screen gate is open); otherwise one sequence per
+    configuration, as before batching (a batch pays only through its screen, and one sequence per draw keeps the
+    configurations diverse). Every candidate is counted under its own generator."""
     stop = _now() + seconds
     w = _weights(prob)
     names, p = list(w), np.array(list(w.values())) / sum(w.values())
@@ -523,15 +536,28 @@ def run_structured(prob: Problem, seconds: float, rng: np.random.Generator) -> N
         if not prob.calc.needs_sequence:
             prob.evaluate(cfg, None, None, "structured", "params")
             continue
-        gen = str(rng.choice(names, p=p))
+        n = STRUCTURED_BATCH if screenable(prob, cfg) else 1
+        seqs, gens = _draw(prob, rng, cfg, [str(g) for g in rng.choice(names, size=n, p=p)], stop)
+        if seqs:
+            evaluate_batch(prob, cfg, seqs, "structured", gens)
+
+
+def _draw(prob: Problem, rng: np.random.Generator, cfg: dict, gens: list[str], stop: float) -> tuple[list, list]:
+    """One sequence of ``cfg`` from each generator named in ``gens`` (until ``stop``), and the names of those that
+    gave one: a construction refusing its perturbed parameters is counted as discarded, with a note."""
+    seqs, made = [], []
+    for gen in gens:
+        if seqs and _now() >= stop:
+            break
         try:
-            X, y = generate(gen, rng, cfg, prob.max_T(cfg["params"]))
-        except (ValueError, SequenceError) as exc:  # a construction refusing its perturbed parameters
+            seqs.append(generate(gen, rng, cfg, prob.max_T(cfg["params"])))
+        except (ValueError, SequenceError) as exc:
             prob.summary.discarded += 1
             if len(prob.summary.notes) < 5:
                 prob.summary.notes.append(f"generator {gen}: {str(exc)[:200]}")
             continue
-        prob.evaluate(cfg, X, y, "structured", gen)
+        made.append(gen)
+    return seqs, made
 
 
 # ----------------------------------------------------------------------------------------------------- engine 2

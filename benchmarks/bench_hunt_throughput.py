@@ -21,7 +21,7 @@ CLAIMS = ("FGT-L7", "FGT-Q", "AHP-L1", "BOGD-UNB", "BOGD-H", "ALD-DET")
 CHILD = ("import json, sys; from adversaries.search import hunt; "
          "s = hunt(sys.argv[1], seconds=float(sys.argv[2]), out_dir=sys.argv[3], seed=0); "
          "print(json.dumps({'tried': s.tried, 'seconds': s.seconds, 'cleared': getattr(s, 'cleared', 0), "
-         "'confirmed': s.confirmed}))")
+         "'violations': s.violations}))")
 
 
 def one(root: Path, claim: str, seconds: float, out: Path) -> dict:
@@ -48,7 +48,7 @@ def main() -> None:
             res[tag] = one(root, claim, a.seconds, Path(a.out) / tag / claim)
         o, n = (res[t]["tried"] / res[t]["seconds"] for t in ("old", "new"))
         print(f"{claim:10} {o:9.0f} {n:9.0f} {n / o:7.1f} {res['new']['cleared']:9d} "
-              f"{res['old']['confirmed']:>9}/{res['new']['confirmed']}", flush=True)
+              f"{res['old']['violations']:>9}/{res['new']['violations']}", flush=True)
 
 
 if __name__ == "__main__":

@@ -52,11 +52,14 @@ class Screen:
 
 
 def tolerances(lhs: np.ndarray, rhs: np.ndarray, *mags: np.ndarray) -> np.ndarray:
-    """bounds.base.tolerance row by row: ATOL + RTOL · max |magnitude| over the finite magnitudes of each row."""
-    cols = [np.abs(np.asarray(v, float)) * np.ones(np.shape(lhs)) for v in (lhs, rhs, *mags)]
-    m = np.stack(cols)
-    m = np.where(np.isfinite(m), m, 0.0)
-    return ATOL + RTOL * m.max(axis=0)
+    """bounds.base.tolerance row by row: ATOL + RTOL · max |magnitude| over the finite magnitudes of each row
+    (scalars broadcast to every row)."""
+    n = np.shape(lhs)
+    m = np.zeros(n)
+    for v in (lhs, rhs, *mags):
+        a = np.abs(np.asarray(v, float))
+        np.maximum(m, np.where(np.isfinite(a), a, 0.0), out=m)
+    return ATOL + RTOL * m
 
 
 def worst_row(lhs: np.ndarray, rhs: np.ndarray, *mags: np.ndarray) -> Screen:
@@ -65,7 +68,7 @@ def worst_row(lhs: np.ndarray, rhs: np.ndarray, *mags: np.ndarray) -> Screen:
     lhs, rhs = np.asarray(lhs, float), np.asarray(rhs, float)
     tol = tolerances(lhs, rhs, *mags)
     slack = rhs + tol - lhs
-    if np.isnan(slack).any():
+    k = int(np.argmin(slack))  # argmin returns the first NaN when there is one
+    if np.isnan(slack[k]):
         return Screen(math.nan, math.nan, math.nan)
-    k = int(np.argmin(slack))
     return Screen(float(lhs[k]), float(rhs[k]), float(tol[k]))
