@@ -29,10 +29,15 @@ enumerating every realisation of the learner's draws (``max_realisations``), seq
 that enumeration (:func:`_max_T`). A candidate outside the claim's hypotheses is discarded and counted; any other exception is counted
 under ``errors`` with the first messages in ``notes``.
 
-Batches (issue 11): the local search proposes :data:`adversaries.batch.BATCH` perturbations at once, runs them
-through the compiled learner in one call and reads the claim's float screen (``Claim.screen``, bounds/screen.py)
-where it has one; a candidate the screen clears (its float margin beyond the screen's stated tolerance) counts as
-tried and ``cleared`` without the full check, every other one is checked as above (adversaries/batch.py).
+Batches (issue 11): the local search proposes :data:`adversaries.batch.BATCH` perturbations at once, and the
+structured engine draws :data:`adversaries.batch.STRUCTURED_BATCH` sequences per configuration (for claims with a
+screen; one otherwise); a batch runs through the compiled learner in one call per dimension and the claim's float
+screen (``Claim.screen``, bounds/screen.py) is read on each run; a candidate the screen clears (its float margin
+beyond the screen's stated tolerance) counts as tried and ``cleared`` without the full check, every other one is
+checked as above (adversaries/batch.py). Screening is adaptive per hunt (``adversaries.batch.ScreenGate``): while
+fewer than half of the recently screened candidates were cleared (an erratum claim whose candidates are mostly over
+the line), batches go straight to the full check instead of running every candidate twice, with a screened probe
+batch now and then. The hypothesis engine keeps its 20 % and evaluates one candidate at a time.
 
 Counting (issue 8, "The hunt"): ``tried`` candidates (``cleared`` of them by the float screen alone, the others by
 the full check); ``inconclusive`` ones (of those fully checked); ``float_violations`` (holds False in

@@ -5,7 +5,8 @@
 "Today's" is another checkout (e.g. ``git worktree add /tmp/bl_old babfc9e``); each hunt runs in a subprocess with
 PYTHONPATH set to its checkout, after one short warm-up hunt per claim there (numba compiles on first use and
 caches on disk). Reported: candidates tried per second of the hunt (``HuntSummary.tried / seconds``), the ratio
-new / old, and how many the float screen cleared. The machine's load average is printed: on a shared machine
+new / old, how many the float screen cleared, the violations each reported (8f5352d counts float64 violations
+written as witnesses, later checkouts certified ones) and the 1-minute load after the claim. The machine's load average is printed: on a shared machine
 ratios are only comparable within one run.
 """
 from __future__ import annotations
@@ -40,7 +41,7 @@ def main() -> None:
     ap.add_argument("--out", default="/tmp/bench_hunt_throughput")
     a = ap.parse_args()
     print(f"load average: {os.getloadavg()}; {a.seconds:g} s per hunt, seed 0")
-    print(f"{'claim':10} {'old/s':>9} {'new/s':>9} {'ratio':>7} {'cleared':>9} {'confirmed old/new':>18}")
+    print(f"{'claim':10} {'old/s':>9} {'new/s':>9} {'ratio':>7} {'cleared':>9} {'violations old/new':>19} {'load':>6}")
     for claim in a.claims:
         res = {}
         for tag, root in (("old", Path(a.old)), ("new", Path(a.new))):
@@ -48,7 +49,7 @@ def main() -> None:
             res[tag] = one(root, claim, a.seconds, Path(a.out) / tag / claim)
         o, n = (res[t]["tried"] / res[t]["seconds"] for t in ("old", "new"))
         print(f"{claim:10} {o:9.0f} {n:9.0f} {n / o:7.1f} {res['new']['cleared']:9d} "
-              f"{res['old']['violations']:>9}/{res['new']['violations']}", flush=True)
+              f"{res['old']['violations']:>10}/{res['new']['violations']:<8} {os.getloadavg()[0]:6.2f}", flush=True)
 
 
 if __name__ == "__main__":

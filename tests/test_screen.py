@@ -165,3 +165,89 @@ def test_bogd_unb_p_one_is_inconclusive_not_holds():
     assert res.holds is None and any("eq. 9 is undefined" in n for n in res.notes)
     (scr,) = _screens(calc, "bogd++", "linear", {"B": 2}, [(X, y)])
     assert not scr.clears()
+
+
+# ---------------------------------------------------------------------- adaptive screening and batched structured
+def _problem(cid: str, learner: str, params: "dict | None" = None):
+    from adversaries.search import HuntSummary, Problem, default_params
+    from adversaries.spaces import SearchSpace
+
+    calc = bounds.get(cid)
+    cfg = {"kernel": "linear", "learner": learner, "params": params or default_params(cid, learner)}
+    s = HuntSummary(cid, learner, 10.0)
+    return Problem(cid, SearchSpace.for_claim(calc, None, None, None), cfg, math.inf, s, False), cfg, s
+
+
+def test_gate_closes_below_the_clear_rate_and_probes_again():
+    from adversaries.batch import ScreenGate
+
+    g = ScreenGate()
+    for _ in range(g.WINDOW):
+        assert g.open()
+        g.record(1, 10)  # 10 % cleared
+    assert not g.open()
+    g.skip(g.PROBE_AFTER - 1)
+    assert not g.open()
+    g.skip(1)
+    assert g.open()  # the probe
+    for _ in range(g.WINDOW):
+        g.record(10, 10)
+    assert g.open() and g.unscreened == 0
+
+
+def test_closed_gate_checks_each_candidate_once(monkeypatch):
+    """BOGD-H's case: once its screens rarely clear, a batch is not run for the screen at all (no screen call, no
+    candidate cleared): each candidate costs one full check instead of two runs."""
+    calls = []
+    calc = bounds.get("FGT-Q")
+    real = type(calc).screen
+    monkeypatch.setattr(type(calc), "screen", lambda self, *a: calls.append(1) or real(self, *a))
+    prob, cfg, s = _problem("FGT-Q", "forgetron-self-tuned")
+    for _ in range(prob.gate.WINDOW):
+        prob.gate.record(0, 10)
+    out = evaluate_batch(prob, cfg, _sequences(5, 6), "local")
+    assert not calls and s.cleared == 0 and s.tried == 6 and prob.gate.unscreened == 6
+    assert all(c is None or c.result is not None for c in out)
+
+
+def test_batch_of_mixed_dimensions_is_screened_per_dimension():
+    seqs = [q for pair in zip(_sequences(6, 6, d=2), _sequences(7, 6, d=3)) for q in pair]
+    prob, cfg, s = _problem("FGT-Q", "forgetron-self-tuned")
+    out = evaluate_batch(prob, cfg, seqs, "structured", ["random", "few"] * 6)
+    assert s.tried == 12 and s.cleared > 0 and s.generators == {"random": 6, "few": 6}
+    for c, (X, y) in zip(out, seqs):  # each screened gap is its own sequence's check gap
+        if c is not None and c.result is None:
+            res = bounds.get("FGT-Q").check(X, y, kernel="linear", learner="forgetron-self-tuned", params=cfg["params"],
+                                            certify=False)
+            assert _close(c.gap, res.lhs - res.rhs, max(abs(res.lhs), abs(res.rhs), res.tolerance))
+
+
+def test_refused_configuration_is_checked_once():
+    """bogd refuses λη > 1 whatever the sequence: one candidate is checked (and counted as an error), the rest of the
+    batch is never tried."""
+    prob, cfg, s = _problem("BOGD-UNB", "bogd", {"B": 2, "lam": 10.0, "eta": 1.0})
+    out = evaluate_batch(prob, cfg, _sequences(8, 5), "structured", ["random"] * 5)
+    assert out == [None] * 5 and s.tried == 1 and s.errors + s.discarded == 1 and s.generators == {"random": 1}
+
+
+@pytest.mark.parametrize("cid,learner,batched", [("FGT-Q", "forgetron-self-tuned", True),
+                                                  ("PER-T1", "perceptron", False)])
+def test_structured_engine_batches_only_screened_claims(monkeypatch, cid, learner, batched):
+    """A claim with a screen gets batches of STRUCTURED_BATCH sequences per configuration (fewer only where a
+    construction refused its draw); a claim without one keeps one sequence per configuration."""
+    from adversaries import search
+    from adversaries.batch import STRUCTURED_BATCH
+
+    prob, cfg, s = _problem(cid, learner)
+    sizes: list = []
+
+    def record(p, c, seqs, engine, gens):
+        sizes.append(len(seqs))
+        assert len(gens) == len(seqs) and engine == "structured"
+        if len(sizes) == 5:
+            p.deadline = -math.inf  # stop after five batches
+
+    monkeypatch.setattr(search, "evaluate_batch", record)
+    search.run_structured(prob, math.inf, np.random.default_rng(0))
+    assert len(sizes) == 5
+    assert (max(sizes) == STRUCTURED_BATCH) if batched else (sizes == [1] * 5)
