@@ -29,7 +29,18 @@ enumerating every realisation of the learner's draws (``max_realisations``), seq
 that enumeration (:func:`_max_T`). A candidate outside the claim's hypotheses is discarded and counted; any other exception is counted
 under ``errors`` with the first messages in ``notes``.
 
-Counting (issue 8, "The hunt"): ``tried`` candidates; ``inconclusive`` ones; ``float_violations`` (holds False in
+Batches (issue 11): the local search proposes :data:`adversaries.batch.BATCH` perturbations at once, and the
+structured engine draws :data:`adversaries.batch.STRUCTURED_BATCH` sequences per configuration (for claims with a
+screen; one otherwise); a batch runs through the compiled learner in one call per dimension and the claim's float
+screen (``Claim.screen``, bounds/screen.py) is read on each run; a candidate the screen clears (its float margin
+beyond the screen's stated tolerance) counts as tried and ``cleared`` without the full check, every other one is
+checked as above (adversaries/batch.py). Screening is adaptive per hunt (``adversaries.batch.ScreenGate``): while
+fewer than half of the recently screened candidates were cleared (an erratum claim whose candidates are mostly over
+the line), batches go straight to the full check instead of running every candidate twice, with a screened probe
+batch now and then. The hypothesis engine keeps its 20 % and evaluates one candidate at a time.
+
+Counting (issue 8, "The hunt"): ``tried`` candidates (``cleared`` of them by the float screen alone, the others by
+the full check); ``inconclusive`` ones (of those fully checked); ``float_violations`` (holds False in
 float64). A float64 violation is only a candidate: once the search ends (the last 20 % of the time, at most 30 s, is
 kept for this), up to :data:`MAX_REPLAYS` of them (the first, the largest gap, the shortest, then others) are
 minimised (rounds, then dimensions, then parameters), turned into a witness with its explicit comparator, and
@@ -60,7 +71,8 @@ from learners.kernels import parse_kernel
 
 from .generators import GENERATORS, generate
 from .spaces import SearchSpace, declarations
-from .strategies import into_unit_ball, kernel_and_sequence
+from .batch import BATCH, STRUCTURED_BATCH, ScreenGate, evaluate_batch, screenable
+from .strategies import into_unit_ball, kernel_and_sequence, local_move, perturb_batch
 
 B_LADDER = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 83, 84, 100, 128, 200, 256, 400, 512, 1000)
 MAX_T_CAP = 400
@@ -101,6 +113,7 @@ class HuntSummary:
     generators: dict = field(default_factory=dict)
     screened: int = 0
     slow: int = 0  # candidates dropped because their check ran past Problem.eval_limit
+    cleared: int = 0  # candidates cleared by the claim's float screen without the full check (adversaries.batch)
     wall_seconds: float = 0.0
     best: dict = field(default_factory=dict)
     notes: list = field(default_factory=list)
@@ -156,6 +169,7 @@ class Problem:
         self.replay_timeouts = 0
         self.eval_limit = max(EVAL_SECONDS_MIN, EVAL_SHARE * summary.seconds)  # CPU seconds per candidate
         self.warmed: set = set()  # (learner, kernel family) pairs checked once already: the limit applies to them
+        self.gate = ScreenGate()  # whether batches are worth screening (adversaries.batch)
         self._last_print = time.monotonic()
 
     def time_left(self) -> float:
@@ -187,10 +201,7 @@ class Problem:
         from bounds.base import PreconditionError
 
         s = self.summary
-        s.tried += 1
-        s.engines[engine] = s.engines.get(engine, 0) + 1
-        if generator:
-            s.generators[generator] = s.generators.get(generator, 0) + 1
+        self._count(engine, generator)
         cand = Candidate(cfg["kernel"], None if X is None else np.asarray(X, float),
                          None if y is None else np.asarray(y, np.int8), cfg["learner"], dict(cfg["params"]))
         warm = (cand.learner, str(cand.kernel).split(":")[0])  # a first run may compile (numba): never cut short
@@ -228,6 +239,31 @@ class Problem:
             s.float_violations += 1
             if engine != "minimise" and len(self.found) < 50:
                 self.found.append((cand, generator or engine))
+        self._report()
+        return cand
+
+    def _count(self, engine: str, generator: str | None) -> None:
+        """One more candidate tried, by ``engine`` (and ``generator``)."""
+        s = self.summary
+        s.tried += 1
+        s.engines[engine] = s.engines.get(engine, 0) + 1
+        if generator:
+            s.generators[generator] = s.generators.get(generator, 0) + 1
+
+    def admit(self, cfg: dict, X: np.ndarray, y: np.ndarray, engine: str, gap: float,
+              generator: str | None = None) -> Candidate:
+        """Record a candidate that the claim's float screen cleared (adversaries.batch): tried and ``cleared``, its
+        float gap kept for the climb and the largest gap; no verdict (it never becomes a violation or a witness)."""
+        s = self.summary
+        self._count(engine, generator)
+        s.cleared += 1
+        cand = Candidate(cfg["kernel"], X, y, cfg["learner"], dict(cfg["params"]), gap)
+        if gap > s.best_gap:
+            s.best_gap = gap
+            s.best = {"T": cand.T, "kernel": cand.kernel, "learner": cand.learner, "params": cand.params,
+                      "gap": gap, "holds": "cleared by the float screen", "engine": engine}
+        if self.best is None or gap >= self.best.gap:
+            self.best = cand
         self._report()
         return cand
 
@@ -489,7 +525,14 @@ def _weights(prob: Problem) -> dict[str, float]:
 
 
 def run_structured(prob: Problem, seconds: float, rng: np.random.Generator) -> None:
-    """Configurations drawn from the search space × sequences from the generators, for ``seconds``."""
+    """Configurations drawn from the search space × sequences from the generators, for ``seconds``.
+
+    Batched (issue 11): per drawn configuration, :data:`adversaries.batch.STRUCTURED_BATCH` sequences from the
+    weighted generators are evaluated together (adversaries.batch.evaluate_batch: one compiled run per dimension,
+    the claim's float screen, the full check for every candidate not cleared) when such a batch would be screened
+    (``screenable``: the claim has a screen and the hunt's screen gate is open); otherwise one sequence per
+    configuration, as before batching (a batch pays only through its screen, and one sequence per draw keeps the
+    configurations diverse). Every candidate is counted under its own generator."""
     stop = _now() + seconds
     w = _weights(prob)
     names, p = list(w), np.array(list(w.values())) / sum(w.values())
@@ -498,15 +541,28 @@ def run_structured(prob: Problem, seconds: float, rng: np.random.Generator) -> N
         if not prob.calc.needs_sequence:
             prob.evaluate(cfg, None, None, "structured", "params")
             continue
-        gen = str(rng.choice(names, p=p))
+        n = STRUCTURED_BATCH if screenable(prob, cfg) else 1
+        seqs, gens = _draw(prob, rng, cfg, [str(g) for g in rng.choice(names, size=n, p=p)], stop)
+        if seqs:
+            evaluate_batch(prob, cfg, seqs, "structured", gens)
+
+
+def _draw(prob: Problem, rng: np.random.Generator, cfg: dict, gens: list[str], stop: float) -> tuple[list, list]:
+    """One sequence of ``cfg`` from each generator named in ``gens`` (until ``stop``), and the names of those that
+    gave one: a construction refusing its perturbed parameters is counted as discarded, with a note."""
+    seqs, made = [], []
+    for gen in gens:
+        if seqs and _now() >= stop:
+            break
         try:
-            X, y = generate(gen, rng, cfg, prob.max_T(cfg["params"]))
-        except (ValueError, SequenceError) as exc:  # a construction refusing its perturbed parameters
+            seqs.append(generate(gen, rng, cfg, prob.max_T(cfg["params"])))
+        except (ValueError, SequenceError) as exc:
             prob.summary.discarded += 1
             if len(prob.summary.notes) < 5:
                 prob.summary.notes.append(f"generator {gen}: {str(exc)[:200]}")
             continue
-        prob.evaluate(cfg, X, y, "structured", gen)
+        made.append(gen)
+    return seqs, made
 
 
 # ----------------------------------------------------------------------------------------------------- engine 2
@@ -559,31 +615,12 @@ def _random_candidate(rng: np.random.Generator, kernel: str, max_T: int) -> tupl
 
 def perturb(rng: np.random.Generator, kernel: str, X: np.ndarray, y: np.ndarray, step: float,
             max_T: int) -> tuple[np.ndarray, np.ndarray]:
-    """One random local move on (X, y); points stay in the unit ball under the linear kernel."""
-    X, y = X.copy(), y.copy()
-    T = len(y)
-    op = rng.choice(["move", "move", "flip", "dup", "near", "insert", "delete", "swap"])
-    i = int(rng.integers(T))
-    if op == "move":
-        X[i] += rng.normal(scale=step, size=X.shape[1])
-    elif op == "flip":
-        y[i] = -y[i]
-    elif op in ("dup", "near") and T > 1:
-        j = int(rng.integers(T))
-        X[j] = X[i] + (rng.normal(scale=1e-3 * step, size=X.shape[1]) if op == "near" else 0.0)
-        y[j] = y[i] if rng.random() < 0.5 else -y[i]
-    elif op == "insert" and T < max_T:
-        x = X[i] + rng.normal(scale=step, size=X.shape[1])
-        X = np.insert(X, int(rng.integers(T + 1)), x, axis=0)
-        y = np.insert(y, int(rng.integers(T + 1)), rng.choice([-1, 1]))[: len(X)]
-    elif op == "delete" and T > 1:
-        X, y = np.delete(X, i, axis=0), np.delete(y, i)
-    elif op == "swap" and T > 1:
-        j = int(rng.integers(T))
-        X[[i, j]], y[[i, j]] = X[[j, i]], y[[j, i]]
+    """One random local move on (X, y) (:func:`adversaries.strategies.local_move`); points stay in the unit ball
+    under the linear kernel."""
+    X, y, _ = local_move(rng, X, y, step, max_T)
     if parse_kernel(kernel).name == "linear":
         X = into_unit_ball(X)
-    return X, y.astype(np.int8)
+    return X, y
 
 
 def _move_config(prob: Problem, rng: np.random.Generator, cand: Candidate) -> dict:
@@ -594,13 +631,20 @@ def _move_config(prob: Problem, rng: np.random.Generator, cand: Candidate) -> di
                                          if new["learner"] == cand.learner and rng.random() < 0.5}}}
 
 
-def run_local(prob: Problem, reserve: float, rng: np.random.Generator, patience: int = 40) -> None:
+def run_local(prob: Problem, reserve: float, rng: np.random.Generator, patience: int = 40,
+              batch: int = BATCH) -> None:
     """Hill climbing on the gap from the best candidate so far, with restarts, until only ``reserve`` seconds are
-    left (0 while no violation was found: the reserve is for certifying and writing witnesses)."""
+    left (0 while no violation was found: the reserve is for certifying and writing witnesses).
+
+    Each step proposes ``batch`` perturbations of the current candidate at once (:func:`perturb_batch`) and
+    evaluates them together (adversaries.batch: one compiled run of the batch, the claim's float screen, the full
+    check for every candidate not cleared); the best of the batch is kept when its gap does not decrease.
+    ``patience`` is in candidates: a restart comes after ``patience // 10`` batches (at least 1) without
+    improvement; the step shrinks by 0.97⁸ per such batch."""
     cur = prob.best
     stale, step = 0, 0.3
     while prob.time_left() > (reserve if prob.found else 0.0):
-        if cur is None or stale > patience:
+        if cur is None or stale > max(1, patience // 10):
             if prob.best is not None and rng.random() < 0.7:
                 cur = prob.best
             else:
@@ -611,18 +655,26 @@ def run_local(prob: Problem, reserve: float, rng: np.random.Generator, patience:
             stale, step = 0, 0.3
             continue
         cfg = {"kernel": cur.kernel, "learner": cur.learner, "params": cur.params}
-        X, y = cur.X, cur.y
         if not prob.calc.needs_sequence or rng.random() < 0.1:
-            cfg = _move_config(prob, rng, cur)
+            news = [prob.evaluate(_move_config(prob, rng, cur), cur.X, cur.y, "local")]
         else:
-            X, y = perturb(rng, cur.kernel, cur.X, cur.y, step, prob.max_T(cur.params))
-        new = prob.evaluate(cfg, X, y, "local")
+            n = max(1, min(batch, _budget_left(prob)))
+            seqs = perturb_batch(rng, cur.kernel, cur.X, cur.y, step, prob.max_T(cur.params), n)
+            news = evaluate_batch(prob, cfg, seqs, "local")
+        good = [c for c in news if c is not None]
+        new = max(good, key=lambda c: c.gap) if good else None
         if new is not None and new.gap >= cur.gap:
             stale = 0 if new.gap > cur.gap else stale + 1
             cur = new
         else:
             stale += 1
-            step = max(step * 0.97, 1e-4)
+            step = max(step * 0.97 ** 8, 1e-4)
+
+
+def _budget_left(prob: Problem) -> int:
+    """How many more local candidates a count-bounded run (hunt(max_examples=N)) may evaluate (large otherwise)."""
+    n = getattr(prob, "max_local", None)
+    return BATCH if n is None else max(n - prob.summary.engines.get("local", 0), 0)
 
 
 # ------------------------------------------------------------------------------------------------------- the hunt
@@ -719,6 +771,7 @@ MAX_EXAMPLES = learners.params.Param("max_examples", "int", None, low=1, high=10
 def _count_bounded(prob: Problem, n: int) -> None:
     """Bound the local search by ``n`` evaluated sequences instead of the clock (the deadline stays as a cap)."""
     clock = prob.time_left
+    prob.max_local = n
 
     def time_left() -> float:
         return clock() if prob.summary.engines.get("local", 0) < n else 0.0

@@ -82,6 +82,67 @@ def into_unit_ball(X: np.ndarray) -> np.ndarray:
     return X
 
 
+def unit_rows(X: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """X with ``rows`` put into the closed unit ball in float64 arithmetic alone (the search's fast variant of
+    :func:`into_unit_ball`): a row of norm ≥ 1 − 1e-9 is divided by its norm and by :data:`UNIT_MARGIN`, so its
+    exact ‖x‖² is below 1 by about 2⁻⁴⁰, far beyond float64's rounding error (about 1e-15 relative); other rows
+    are kept. Rows not listed are assumed valid already."""
+    if len(rows) == 0:
+        return X
+    n = np.linalg.norm(X[rows], axis=1)
+    big = n >= 1 - 1e-9
+    X[rows[big]] = X[rows[big]] / (n[big] * UNIT_MARGIN)[:, None]
+    return X
+
+
+MOVES = ("move", "move", "flip", "dup", "near", "insert", "delete", "swap")
+
+
+def local_move(rng: np.random.Generator, X: np.ndarray, y: np.ndarray, step: float,
+               max_T: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One random local move on copies of (X, y): move a point, flip a label, duplicate or near-duplicate a round
+    with either label, insert, delete or swap rounds. Returns (X, y, the rows whose point changed)."""
+    X, y = X.copy(), y.copy()
+    T = len(y)
+    op = MOVES[int(rng.integers(len(MOVES)))]
+    i = int(rng.integers(T))
+    rows = np.zeros(0, np.int64)
+    if op == "move":
+        X[i] += rng.normal(scale=step, size=X.shape[1])
+        rows = np.array([i])
+    elif op == "flip":
+        y[i] = -y[i]
+    elif op in ("dup", "near") and T > 1:
+        j = int(rng.integers(T))
+        X[j] = X[i] + (rng.normal(scale=1e-3 * step, size=X.shape[1]) if op == "near" else 0.0)
+        y[j] = y[i] if rng.random() < 0.5 else -y[i]
+        rows = np.array([j])
+    elif op == "insert" and T < max_T:
+        x = X[i] + rng.normal(scale=step, size=X.shape[1])
+        k = int(rng.integers(T + 1))
+        X = np.insert(X, k, x, axis=0)
+        y = np.insert(y, int(rng.integers(T + 1)), rng.choice([-1, 1]))[: len(X)]
+        rows = np.array([k])
+    elif op == "delete" and T > 1:
+        X, y = np.delete(X, i, axis=0), np.delete(y, i)
+    elif op == "swap" and T > 1:
+        j = int(rng.integers(T))
+        X[[i, j]], y[[i, j]] = X[[j, i]], y[[j, i]]
+    return X, y.astype(np.int8), rows
+
+
+def perturb_batch(rng: np.random.Generator, kernel: str, X: np.ndarray, y: np.ndarray, step: float, max_T: int,
+                  n: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``n`` candidates, each one :func:`local_move` from (X, y); under the linear kernel the moved rows are put
+    back into the unit ball in float64 (:func:`unit_rows`, no rationals), the others are (X, y)'s own."""
+    linear = _is_linear(kernel)
+    out = []
+    for _ in range(n):
+        Xn, yn, rows = local_move(rng, X, y, step, max_T)
+        out.append((unit_rows(Xn, rows) if linear else Xn, yn))
+    return out
+
+
 # ------------------------------------------------------------------------------------------------ basic pieces
 def kernel_specs(linear: bool = True, gaussian: bool = True, poly: bool = True) -> st.SearchStrategy[str]:
     """Kernel specification strings for ``learners.parse_kernel``, shrinking towards ``linear``."""
@@ -353,7 +414,7 @@ def degenerate(draw, kernel: "str | None" = "linear", kind: "str | None" = None,
     return (into_unit_ball(X) if _is_linear(kernel) else X), y
 
 
-__all__ = ["DEGENERATE_KINDS", "EXPLICIT_MAX", "KERNEL_SPECS", "SCALES", "degenerate", "into_unit_ball",
+__all__ = ["local_move", "perturb_batch", "unit_rows", "DEGENERATE_KINDS", "EXPLICIT_MAX", "KERNEL_SPECS", "SCALES", "degenerate", "into_unit_ball",
            "kernel_and_sequence", "kernel_specs", "labels",
            "long_sequences", "points", "separable", "separable_with_direction", "sequences", "short_sequences",
            "unit_vectors", "with_duplicates", "with_label_noise"]

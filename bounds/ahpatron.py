@@ -72,12 +72,24 @@ class AhpatronLemma1(Claim):
     learners = ("ahpatron",)
 
     def evaluate(self, ctx):
-        tr = ctx.trace
-        B = int(ctx.resolved_params()["B"])
+        J, rhs, terms = self.sides(ctx.trace, int(ctx.resolved_params()["B"]))
+        return ctx.result(J, rhs, terms)
+
+    @staticmethod
+    def sides(tr, B: int) -> tuple:
+        """(J, max{2(|M'_T| + |N_T|)/B − 1, 0}, the terms) of a run."""
         mp, nn = sets(tr)
         K = int(mp.sum() + nn.sum())
         J = int(halvings(tr).sum())
-        return ctx.result(J, max(2 * K / B - 1, 0.0), {"J": J, "|M'_T|+|N_T|": K, "B": B})
+        return J, max(2 * K / B - 1, 0.0), {"J": J, "|M'_T|+|N_T|": K, "B": B}
+
+    def screen(self, run, learner, claim_params):
+        """:meth:`evaluate`'s sides and default tolerance (bounds.base.terms_tolerance) on the run."""
+        from .base import terms_tolerance
+        from .screen import Screen
+
+        J, rhs, terms = self.sides(run.trace, int(learner.B))
+        return Screen(float(J), float(rhs), terms_tolerance(float(J), float(rhs), terms))
 
 
 # ---------------------------------------------------------------------------------------------- Theorem 4

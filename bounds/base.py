@@ -111,6 +111,13 @@ def tolerance(*magnitudes: float, rtol: float = RTOL, atol: float = ATOL) -> flo
     return atol + rtol * max(finite, default=0.0)
 
 
+def terms_tolerance(lhs: float, rhs: float, terms: "dict | None") -> float:
+    """The default tolerance of ``Context.result``: :func:`tolerance` of lhs, rhs and the numeric terms."""
+    mags = [v for v in (terms or {}).values()
+            if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))]
+    return tolerance(lhs, rhs, *mags)
+
+
 def decide(lhs: float, rhs: float, tol: float, rhs_lower: float | None = None) -> bool | None:
     """The three-way verdict described in the module docstring."""
     if lhs > rhs + tol:
@@ -292,9 +299,7 @@ class Context:
         lhs_f, rhs_f = float(lhs), float(rhs)
         _refuse_nan(self.claim.id, lhs=lhs_f, rhs=rhs_f)
         if tol is None:
-            mags = [v for v in (terms or {}).values()
-                    if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))]
-            tol = tolerance(lhs_f, rhs_f, *mags)
+            tol = terms_tolerance(lhs_f, rhs_f, terms)
         holds = decide(lhs_f, rhs_f, tol, None if rhs_lower is None else float(rhs_lower))
         notes = list(notes)
         if uncertified:
@@ -440,6 +445,19 @@ class Claim:
         _refuse_nan(self.id, lhs=float(res.lhs), rhs=float(res.rhs))
         res.notes = list(ctx.routing_notes) + list(res.notes)
         return res
+
+    def screen(self, run: Any, learner: Any, claim_params: dict) -> Any:
+        """A float64 :class:`bounds.screen.Screen` (lhs, rhs and the check's tolerance) of this claim on one run
+        (a ``learners.compiled.batch.BatchRun``: its Trace and BOGD's removal log) of ``learner`` (the instance that
+        ran it, for its derived parameters) with the given validated claim parameters, or None when the claim has
+        no screen (the default). Only claims whose right side needs no
+        comparator and whose preconditions depend on the parameters alone (beyond κ(x, x) ≤ 1) define one: the
+        search checks those once per batch (adversaries/batch.py). Never a verdict: see bounds/screen.py."""
+        return None
+
+    @property
+    def has_screen(self) -> bool:
+        return type(self).screen is not Claim.screen
 
     def learner_for(self, learner: str | None) -> str | None:
         """The learner a check runs: the given one (which the claim must be about) or the claim's first."""

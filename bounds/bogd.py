@@ -215,7 +215,11 @@ class BOGDUnbiased(Claim):
         worst, where = 0.0, -1
         parts = dict.fromkeys(self.DEFECTS, 0.0)
         cancel = 1.0  # the largest (|a_i p_i| + |b_i|) / max|α| of any removal round (see _cancellation)
+        undefined = []  # removal rounds with some p_i = 1, where eq. 9 divides by 1 − p_i = 0
         for rec in learner.removal_log:  # nm.bmax: also defined on overlapping balls (certified replay)
+            if any(nm.upper(v) >= 1 for v in rec["p"]):
+                undefined.append(rec["t"])
+                continue
             cancel = max(cancel, self._cancellation(rec, le))
             d = self._defects(rec, le, cap)
             for k, v in d.items():
@@ -227,9 +231,44 @@ class BOGDUnbiased(Claim):
         neg, _ = eq16_negativity(tr)
         notes = [f"the printed eq. 16 had an entry of {-nm.upper(neg):.6g} < 0 (a defect of eq. 16 / Theorem 4, see "
                  f"BOGD-T4 part=eq16); the sampled repair is what eqs. 5-9 are checked on"] if nm.upper(neg) > 0 else []
+        tol = 1e-9 + 64 * np.finfo(float).eps * cancel
+        reason = None
+        if undefined and not nm.lower(worst) > tol:
+            reason = (f"eq. 9 is undefined on removal round(s) {undefined[:5]} (some p_i = 1: a_i, b_i divide by "
+                      f"1 − p_i = 0); the other rounds show no defect, so no verdict")
         return ctx.result(nm.nonneg(worst), 0.0, {**parts, "p_i >= 0 (printed eq. 16)": nm.nonneg(neg),
-                                                  "worst round": where, "removals": len(learner.removal_log)},
-                          tol=1e-9 + 64 * np.finfo(float).eps * cancel, notes=notes)
+                                                  "worst round": where, "removals": len(learner.removal_log),
+                                                  "rounds with p_i = 1": len(undefined)},
+                          tol=tol, notes=notes, uncertified=reason)
+
+    def screen(self, run, learner, claim_params):
+        """:meth:`evaluate`'s defects over all removal rounds at once in float64 (the same formulas, vectorised);
+        a round with some p_i ≥ 1 (eq. 9 undefined) gives NaN, which never clears."""
+        from .screen import Screen
+
+        p = learner.describe_params()
+        le, cap = p["lam"] * p["eta"], p["gamma"] * p["eta"]
+        R, slot, _ = _log_rows(run.removal_log)
+        if not len(R):
+            return Screen(0.0, 0.0, 1e-9 + 64 * np.finfo(float).eps)
+        P, A, NEW = R[:, 0], R[:, 1], R[:, 2]
+        rows = np.arange(len(R))
+        scale = np.maximum(np.abs(A).max(axis=1), 1e-300)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            a = (1 - le) / (le * (1 - P)) * A
+            b = (le - P) / (le * (1 - P)) * A
+            size = (abs(1 - le) * P + abs(le - P)) / (le * (1 - P)) * np.abs(A)
+            Z = np.zeros(P.shape)
+            Z[rows, slot] = 1.0
+            eq7 = np.minimum(A - le * (b + a * Z), cap)
+            d = np.stack([np.abs(a * P + b - A).max(axis=1) / scale,
+                          np.abs(A[rows, slot] - le * (a[rows, slot] + b[rows, slot])) / scale,
+                          np.maximum(-a.min(axis=1), 0.0) / scale, np.abs(eq7 - NEW).max(axis=1) / scale,
+                          np.abs(P.sum(axis=1) - 1), np.maximum(-P.min(axis=1), 0.0)])
+        d[:, (P >= 1).any(axis=1)] = np.nan
+        cancel = max(1.0, float((np.nan_to_num(size, nan=0.0, posinf=0.0).max(axis=1) / scale).max()))
+        return Screen(max(float(d.max()), 0.0) if not np.isnan(d).any() else np.nan, 0.0,
+                      1e-9 + 64 * np.finfo(float).eps * cancel)
 
     @staticmethod
     def _cancellation(rec: dict, le) -> float:
@@ -263,6 +302,17 @@ class BOGDUnbiased(Claim):
                 "eq10 = pi(eq7)": nm.bmax(*[abs(u - v) for u, v in zip(eq7, new)]) / scale,
                 "sum p = 1": abs(sum(p) - 1),
                 "p_i >= 0 (sampled p)": nm.nonneg(-nm.bmin(*p))}
+
+
+def _log_rows(log) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A removal log as arrays: (rows [removal, (p, alpha, alpha_new, kdiag), B], slots i_k, rounds t), from the
+    compiled path's RemovalLog or the generic path's list of dicts (float64)."""
+    if hasattr(log, "arrays"):
+        return log.arrays()
+    if not log:
+        return np.zeros((0, 4, 1)), np.zeros(0, np.int64), np.zeros(0, np.int64)
+    R = np.array([[r["p"], r["alpha"], r["alpha_new"], r["kdiag"]] for r in log], float)
+    return R, np.array([r["i"] for r in log], np.int64), np.array([r["t"] for r in log], np.int64)
 
 
 def _colsum(tr, name: str):
@@ -327,6 +377,30 @@ class BOGDSkewness(Claim):
         return ctx.result(nm.bmax(worst, consistency), 0.0,
                           {"worst round": where, "trace H consistency": consistency,
                            "removals": len(learner.removal_log), "reading": ctx.claim_params["reading"]}, tol=1e-9)
+
+    def screen(self, run, learner, claim_params):
+        """:meth:`evaluate`'s defects over all removal rounds at once in float64 (the same formulas, vectorised).
+        The check branches on |H| ≤ ZERO and on a spread above 1e-6; a round within a factor 2 of either threshold
+        gives NaN (never cleared), so that rounding between the two evaluations cannot flip a branch."""
+        from .screen import Screen
+
+        R, _, t = _log_rows(run.removal_log)
+        if not len(R):
+            return Screen(0.0, 0.0, 1e-9)
+        a, k = R[:, 1], R[:, 3]
+        B = a.shape[1]
+        scale = np.maximum((B * a * a * k).max(axis=1), 1e-300)
+        H = (B * np.sum(a * a * k, axis=1) - np.sum(a * np.sqrt(k), axis=1) ** 2) / scale
+        H_trace = np.asarray(run.trace["H"], float)[t - 1]
+        consistency = np.abs(H * scale - H_trace) / scale
+        c = a if claim_params["reading"] == "printed" else a * np.sqrt(k)
+        spread = (c.max(axis=1) - c.min(axis=1)) / np.maximum(np.abs(c).max(axis=1), 1e-300)
+        d = np.maximum(-H, 0.0)
+        d = np.where((np.abs(H) <= self.ZERO) & (spread > 1e-6), np.maximum(d, spread), d)
+        d = np.where((spread == 0) & (np.abs(H) > self.ZERO), np.maximum(d, np.abs(H)), d)
+        near = (np.abs(np.abs(H) - self.ZERO) <= self.ZERO / 2) | (np.abs(spread - 1e-6) <= 0.5e-6)
+        lhs = max(float(d.max()), float(consistency.max()), 0.0)
+        return Screen(np.nan if near.any() or np.isnan(d).any() else lhs, 0.0, 1e-9)
 
 
 # ------------------------------------------------------------------------------------------ expectations (E)

@@ -43,6 +43,7 @@ from learners import params as P
 from .base import Claim, Context, PreconditionError, tolerance
 from .oracle import HingeOracle, against_comparators
 from .registry import claim
+from .screen import worst_row
 
 FIFTEEN_32 = 15 / 32
 
@@ -603,6 +604,20 @@ class ForgetronLemma7(Claim):
                 checks.add("eq. 37", int(t), cap, p, 1.0)
         return checks.result(ctx, {"M": M, "U": U, "||g||^2": G2, "sum log(1/Phi)": S,
                                    "min Phi": nm.bmin(*Phi) if M else 1.0, "(B+1)^(-1/(2(B+1)))": cap})
+
+    def screen(self, run, learner, claim_params):
+        """The rows of :meth:`evaluate` at ‖g‖ = U in float64, vectorised (bounds.screen.worst_row): Lemma 7's
+        U²Σ log(1/Φ_t) ≤ M/32, then eq. 37's c ≤ Φ_t on every mistake round, in that order."""
+        tr = run.trace
+        J = mistakes(tr)
+        Phi = col(tr, "Phi", J)
+        M, G2, cap = len(Phi), float(learner.U) ** 2, float(forgetron_phi_cap(learner.B))
+        S = float(-np.log(Phi).sum()) if M else 0.0
+        lhs, rhs = np.full(M + 1, cap), np.empty(M + 1)
+        lhs[0], rhs[0], rhs[1:] = G2 * S, M / 32, Phi
+        mag1, mag2 = np.ones(M + 1), np.ones(M + 1)
+        mag1[0], mag2[0] = G2, M
+        return worst_row(lhs, rhs, mag1, mag2)
 
 
     @staticmethod

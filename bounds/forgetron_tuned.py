@@ -189,14 +189,26 @@ class SelfTunedQ(Claim):
     unit_kernel = False
 
     def evaluate(self, ctx: Context):
-        tr = ctx.trace
+        t, S, bound, tol = self.sides(ctx.trace)
+        terms = {"round": t + 1, "sum Psi": float(S[t]), "M_t": int(round(bound[t] / FIFTEEN_32)),
+                 "final sum Psi": float(S[-1]), "final 15/32 M": float(bound[-1])}
+        return ctx.result(float(S[t]), float(bound[t]), terms, tol=tol)
+
+    @staticmethod
+    def sides(tr) -> tuple:
+        """(the round t with the smallest slack, Σ_{i≤t} Ψ_i per round, 15/32 M_t per round, the tolerance)."""
         S = np.cumsum(psi_terms(tr))
         bound = FIFTEEN_32 * np.cumsum(mistake_mask(tr))
         t = int(np.argmin(bound - S))
-        terms = {"round": t + 1, "sum Psi": float(S[t]), "M_t": int(round(bound[t] / FIFTEEN_32)),
-                 "final sum Psi": float(S[-1]), "final 15/32 M": float(bound[-1])}
         tol = tolerance(S[t], bound[t], S[-1]) + 4 * EPS * tr.T * max(float(np.max(np.abs(S))), 1.0)
-        return ctx.result(float(S[t]), float(bound[t]), terms, tol=tol)
+        return t, S, bound, tol
+
+    def screen(self, run, learner, claim_params):
+        """:meth:`evaluate`'s sides on the run (the same function, :meth:`sides`)."""
+        from .screen import Screen
+
+        t, S, bound, tol = self.sides(run.trace)
+        return Screen(float(S[t]), float(bound[t]), float(tol))
 
 
 # ------------------------------------------------------------------------------------------------------- FGT-L9

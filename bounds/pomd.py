@@ -64,10 +64,23 @@ class ALDDeterminant(Claim):
 
     def evaluate(self, ctx):
         tr = ctx.trace
+        worst, where, tol, tested = self.sides(tr, ctx.kernel.matrix(ctx.X, ctx.X), int(ctx.claim_params["max_tests"]))
+        return ctx.result(worst, 0.0, {"worst round": where, "ALD tests": len(tested)}, tol=tol)
+
+    def screen(self, run, learner, claim_params):
+        """:meth:`evaluate`'s sides on the run (the same function, :meth:`sides`: the determinants are the cost)."""
+        from .screen import Screen
+
+        K = learner.kernel.matrix(run.X, run.X)
+        worst, _, tol, _ = self.sides(run.trace, K, int(claim_params["max_tests"]))
+        return Screen(float(worst), 0.0, float(tol))
+
+    @staticmethod
+    def sides(tr, K: np.ndarray, max_tests: int) -> tuple:
+        """(max_t |α_t − ratio_t| / κ(x_t, x_t), its 1-based round, the tolerance, the tested rounds)."""
         added, tested = support_history(tr)
-        K = ctx.kernel.matrix(ctx.X, ctx.X)
         worst, where, tol = 0.0, -1, 1e-9
-        for t in tested[: int(ctx.claim_params["max_tests"])]:
+        for t in tested[:max_tests]:
             S = added[added < t]
             if len(S) == 0:
                 continue
@@ -80,7 +93,7 @@ class ALDDeterminant(Claim):
             tol = max(tol, 1e-9 + 64 * np.finfo(float).eps * cond)
             if err > worst:
                 worst, where = err, t + 1
-        return ctx.result(worst, 0.0, {"worst round": where, "ALD tests": len(tested)}, tol=tol)
+        return worst, where, tol, tested
 
 
 @claim

@@ -163,3 +163,15 @@ def run_seeds(learner: Any, X, y, seeds, columns=None) -> "list | None":
     from . import seeds as batch
 
     return _guarded(lambda: batch.run_seeds(learner, X, y, seeds, columns))
+
+
+def run_batch(learner: Any, seqs) -> "list | None":
+    """Runs of ``learner`` on each validated (X, y) of ``seqs`` (one dimension d), in one compiled call where the
+    learner's family has a batch plan (:mod:`.batch`): a list of :class:`.batch.BatchRun` (None for a sequence
+    whose run raised), or None when the compiled path does not apply to ``learner``."""
+    mod = _module(learner)
+    if mod is None or not enabled() or not getattr(learner, "compiled", True):
+        return None
+    from . import batch
+
+    return _guarded(lambda: batch.run_batch(learner, mod, seqs))

@@ -200,13 +200,41 @@ def _per_round(schedule, T: int) -> "np.ndarray | None":
     return np.full(T, float(schedule))
 
 
+def _args(learner) -> tuple:
+    """The Ahpatron loop's parameters after (kc, kp, X, y)."""
+    cnorm = learner.c == "norm"
+    return (int(learner.B), float(learner.U), float(learner.lam), float(learner.eps), float(learner.eta), cnorm,
+            0.0 if cnorm else float(learner.c))
+
+
+@njit(**JIT)
+def _batch(kc, kp, X3, Y2, lens, cap, gram, args, ext3, first2, scores2, kinds2, sizes2, norms2, ok):
+    """:func:`_run` on every sequence of a batch (learners/compiled/batch.py)."""
+    B, U, lam, eps, eta, cnorm, c = args
+    for k in range(X3.shape[0]):
+        n = lens[k]
+        E = core.empty(cap, X3.shape[2], kc, kp, gram)
+        try:
+            _run(kc, kp, X3[k, :n], Y2[k, :n], B, U, lam, eps, eta, cnorm, c, E, ext3[k], first2[k], scores2[k],
+                 kinds2[k], sizes2[k], norms2[k])
+        except Exception:  # noqa: BLE001
+            ok[k] = False
+
+
+def batch_plan(learner, T: int):
+    """The :class:`.batch.Plan` of a batch of Ahpatron runs (None for AVP, whose schedules are per round)."""
+    from .batch import Plan
+
+    if learner.name == "avp":
+        return None
+    return Plan(_batch, _args(learner), _spec(learner.eps), KINDS, learner.B + 1, True)
+
+
 def run(learner, X: np.ndarray, y: np.ndarray):
     if learner.name == "avp":
         return _avp(learner, X, y)
     r = glue.start_run(learner, X, y, _spec(learner.eps), cap=learner.B + 1)
-    cnorm = learner.c == "norm"
-    E = r.call(_run, int(learner.B), float(learner.U), float(learner.lam), float(learner.eps), float(learner.eta),
-               cnorm, 0.0 if cnorm else float(learner.c))
+    E = r.call(_run, *_args(learner))
     return glue.trace(learner, y, r, KINDS, E)
 
 

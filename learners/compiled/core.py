@@ -51,13 +51,19 @@ INLINE = dict(JIT, inline="always")
 def new_expansion(cap: int, d: int, kc: int, kp: np.ndarray, gram: bool = True) -> Exp:
     """An empty expansion for the kernel (kc, kp) with room for ``cap`` points of dimension d (grown by doubling when
     needed); ``gram=False`` keeps no Gram matrix (module docstring)."""
-    cap = max(int(cap), 1)
+    return empty(max(int(cap), 1), int(d), int(kc), np.asarray(kp, dtype=float), bool(gram))
+
+
+@njit(**JIT)
+def empty(cap, d, kc, kp, gram):
+    """:func:`new_expansion` inside compiled code (cap ≥ 1): a batch of runs allocates each run's expansion here."""
     ns = np.zeros(6, np.int64)
     ns[4], ns[5] = int(gram), kc
     fs = np.zeros(3)
     fs[1:3] = kp[:2]
-    return Exp(np.empty((d, cap)), np.empty(cap), np.empty(cap, np.int64), np.empty(cap), np.empty(cap),
-               np.empty((cap, cap) if gram else (1, 1)), np.empty(cap), fs, ns)
+    G = np.empty((cap, cap)) if gram else np.empty((1, 1))
+    return Exp(np.empty((d, cap)), np.empty(cap), np.empty(cap, np.int64), np.empty(cap), np.empty(cap), G,
+               np.empty(cap), fs, ns)
 
 
 # ------------------------------------------------------------------ kernels

@@ -95,13 +95,20 @@ def columns(spec: Sequence[tuple[str, str]], T: int) -> tuple[np.ndarray, np.nda
 
 
 def extras(spec: Sequence[tuple[str, str]], ext: np.ndarray, first: np.ndarray) -> dict[str, np.ndarray]:
-    """The extra columns that were logged at least once, in the order the generic Trace creates them (the round
-    first logged, then ``spec`` order, which lists the columns in the order a round logs them)."""
+    """The extra columns that were logged at least once, in the order the generic Trace creates them
+    (:func:`logged_order`)."""
     out = {}
-    for c in sorted(np.flatnonzero(first >= 0), key=lambda c: (first[c], c)):
+    for c in logged_order(first):
         name, kind = spec[c]
         out[name] = ext[c].copy() if kind == FLOAT else (ext[c].astype(np.int64) if kind == INT else ext[c] != 0)
     return out
+
+
+def logged_order(first: np.ndarray) -> np.ndarray:
+    """The extra columns logged at least once (first[c] ≥ 0), in the order the generic Trace creates them: by the
+    round first logged, then ``spec`` order (which lists the columns in the order a round logs them)."""
+    cols = np.flatnonzero(first >= 0)
+    return cols[np.lexsort((cols, first[cols]))]
 
 
 def expansion(kernel: Kernel, E: Exp) -> KernelExpansion:
@@ -115,22 +122,42 @@ def expansion(kernel: Kernel, E: Exp) -> KernelExpansion:
 def kinds(local: np.ndarray, names: Sequence[str]) -> tuple[np.ndarray, tuple]:
     """Remap local kind codes (names[0] = "none") to the generic Trace's: "none" is 0, the others numbered in
     the order they first occur."""
-    present = [c for c in range(1, len(names)) if np.any(local == c)]
-    present.sort(key=lambda c: int(np.argmax(local == c)))
-    table = np.zeros(len(names), dtype=np.int16)
-    for code, c in enumerate(present, start=1):
-        table[c] = code
-    return table[local], ("none",) + tuple(names[c] for c in present)
+    mapped, found = kinds_rows(local[None], names)
+    return mapped[0], found[0]
+
+
+def kinds_rows(local: np.ndarray, names: Sequence[str]) -> tuple[np.ndarray, list[tuple]]:
+    """:func:`kinds` for each row of a 2-D array of local codes (one run per row, as a batch keeps them; padding
+    after a run's last round holds 0, "none", which changes nothing)."""
+    K, n = local.shape[0], len(names)
+    first = np.full((K, n), -1, np.int64)
+    for c in range(1, n):
+        m = local == c
+        first[:, c] = np.where(m.any(axis=1), m.argmax(axis=1), -1)
+    table, found = np.zeros((K, n), np.int16), []
+    for k in range(K):
+        present = np.flatnonzero(first[k] >= 0)
+        present = present[np.argsort(first[k, present], kind="stable")]
+        table[k, present] = np.arange(1, len(present) + 1)
+        found.append(("none",) + tuple(names[c] for c in present))
+    return np.take_along_axis(table, local.astype(np.int64), axis=1), found
 
 
 def trace(learner: Any, y: np.ndarray, run: Run, kind_names: Sequence[str], E: "Exp | None") -> Trace:
     """Assemble the Trace of ``run`` (E: the expansion its compiled loop returned) and leave the learner holding
     its final hypothesis, as a generic run does (E = None: the caller has set the learner's state itself)."""
-    scores, sizes, norms, spec, ext, first = run.scores, run.sizes, run.norms, run.spec, run.ext, run.first
-    kind, names = kinds(run.kinds, kind_names)
-    yhat = np.where(scores > 0, 1, np.where(scores < 0, -1, learner.zero_label)).astype(np.int8)
     if E is not None:
         learner.f = expansion(learner.kernel, E)
     learner.t = len(y)
-    return Trace(learner.name, dict(learner.describe_params()), learner.kernel.spec(), scores, y.copy(), yhat,
-                 kind, names, sizes, norms, extras(spec, ext, first), learner.hypothesis())
+    kind, names = kinds(run.kinds, kind_names)
+    return assemble(learner, dict(learner.describe_params()), y.copy(), run.scores, kind, names, run.sizes,
+                    run.norms, extras(run.spec, run.ext, run.first), learner.hypothesis())
+
+
+def assemble(learner: Any, params: dict, y: np.ndarray, scores: np.ndarray, kind: np.ndarray, names: tuple,
+             sizes: np.ndarray, norms: np.ndarray, extra: dict, final: Any) -> Trace:
+    """A Trace from the columns of one compiled run (kind codes already remapped, :func:`kinds`); the prediction
+    is the sign of the score with the learner's tie label."""
+    yhat = np.where(scores > 0, 1, np.where(scores < 0, -1, learner.zero_label)).astype(np.int8)
+    return Trace(learner.name, params, learner.kernel.spec(), scores, y, yhat, kind, names, sizes, norms, extra,
+                 final)

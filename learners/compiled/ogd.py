@@ -198,6 +198,11 @@ class RemovalLog(Sequence):
         return {"t": int(self._rounds[k]), "p": a[0].copy(), "alpha": a[1].copy(), "alpha_new": a[2].copy(),
                 "kdiag": a[3].copy(), "i": int(self._slot[k]), "lam_eta": self._lam_eta}
 
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """All records at once: (rows [removal, (p, alpha, alpha_new, kdiag), B], slots i, rounds t) (views)."""
+        n = self._count
+        return self._arr[:n], self._slot[:n], self._rounds[:n]
+
 
 #: whether BOGD and BOGD++ keep their Gram matrix (module docstring; False only to measure the alternative)
 BOUNDED_GRAM = True

@@ -216,6 +216,49 @@ def _schedule(learner, T: int) -> "np.ndarray | None":
     return None
 
 
+@njit(**JIT)
+def _batch_perceptron(kc, kp, X3, Y2, lens, cap, gram, args, ext3, first2, scores2, kinds2, sizes2, norms2, ok):
+    """:func:`_run_perceptron` on every sequence of a batch (learners/compiled/batch.py)."""
+    for k in range(X3.shape[0]):
+        n = lens[k]
+        E = core.empty(cap, X3.shape[2], kc, kp, gram)
+        try:
+            _run_perceptron(kc, kp, X3[k, :n], Y2[k, :n], E, ext3[k], first2[k], scores2[k], kinds2[k], sizes2[k],
+                            norms2[k])
+        except Exception:  # noqa: BLE001 (numba: no exception object); the caller takes the generic path
+            ok[k] = False
+
+
+@njit(**JIT)
+def _batch_family(kc, kp, X3, Y2, lens, cap, gram, args, ext3, first2, scores2, kinds2, sizes2, norms2, ok):
+    """:func:`_run_family` on every sequence of a batch (learners/compiled/batch.py)."""
+    variant, B, U, phi_cap, sched, draws = args
+    for k in range(X3.shape[0]):
+        n = lens[k]
+        E = core.empty(cap, X3.shape[2], kc, kp, gram)
+        try:
+            _run_family(kc, kp, X3[k, :n], Y2[k, :n], variant, B, U, phi_cap, sched, draws, E, ext3[k], first2[k],
+                        scores2[k], kinds2[k], sizes2[k], norms2[k])
+        except Exception:  # noqa: BLE001
+            ok[k] = False
+
+
+def batch_plan(learner, T: int):
+    """The :class:`.batch.Plan` of a batch of runs of at most T rounds, or None for the learners whose run needs
+    per-sequence inputs drawn or tabulated in Python (rbp's draws, a schedule)."""
+    from .batch import Plan
+
+    if learner.name == "perceptron":
+        return Plan(_batch_perceptron, (), SPEC[:1], KINDS, 17, glue.unbudgeted_gram(T))
+    variant = VARIANT[learner.name]
+    if variant in (RBP, SCHEDULE):
+        return None
+    B = -1 if learner.B is None else int(learner.B)
+    args = (variant, B, float(learner.U_exact), float(getattr(learner, "phi_cap", 1.0)), np.ones(1),
+            np.zeros(1, np.int64))
+    return Plan(_batch_family, args, SPEC, KINDS, (B if B >= 0 else 16) + 1, B < 0 and glue.unbudgeted_gram(T))
+
+
 def run(learner, X: np.ndarray, y: np.ndarray):
     """The compiled run of a Perceptron-family learner, or None when this learner instance is not covered."""
     if learner.name == "perceptron":

@@ -1,0 +1,173 @@
+"""The hunt's batch screener (issue 11): run a batch of candidate sequences of one configuration through the
+compiled learner in one call (learners.compiled.run_batch), read the claim's float screen on each run
+(``Claim.screen``, bounds/screen.py), and send to the claim's full check (``Problem.evaluate``) every candidate the
+screen does not clear.
+
+Soundness: a screen is never a verdict. A candidate is *cleared* (counted as tried and as ``cleared``, its float
+gap kept for the climb) only when ``Screen.clears()``: its float margin rhs + tol − lhs is finite and positive
+beyond the screen's stated tolerance (bounds.screen.SCREEN_RTOL), so the full check could not call it violated.
+Every candidate that is near, over or NaN, whose run raised, or that the screen cannot read goes through
+``Problem.evaluate``: the claim's own check and, for violations, the certified replay, exactly as without a
+screen. Screening is skipped for a whole batch when the claim has no screen, the compiled path does not apply, or
+:class:`ScreenGate` finds screening not worth it (below); each sequence is validated as ``Claim.check`` validates
+it (finite, ±1 labels, κ(x, x) ≤ 1 when the claim assumes it). A batch may mix dimensions (the structured
+generators draw d per sequence): it runs as one compiled call per dimension.
+
+A configuration the claim refuses (its preconditions or the learner's constructor, checked once per batch on the
+first valid sequence: screened claims' preconditions depend on the parameters alone) is the same refusal for every
+sequence of the batch: only the first valid candidate is checked (and counted, as discarded or as an error, by
+``Problem.evaluate``); the others are never tried, counted nowhere, and come back as None.
+
+Layers: this module uses bounds (the claim's screen and preconditions) as adversaries/search.py already does, both
+lazily, inside functions: the hunt is the place where a claim meets its adversaries.
+"""
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, Sequence
+
+import numpy as np
+
+#: Candidates proposed and run together by the batched local search.
+BATCH = 128
+#: Sequences drawn per configuration by the batched structured engine (adversaries.search.run_structured).
+STRUCTURED_BATCH = 32
+#: :func:`_prepare`'s answer for a configuration the claim refuses whatever the sequence.
+REFUSED = "refused"
+
+
+class ScreenGate:
+    """Adaptive screening, one per hunt: whether screening the next batch is worth running every candidate twice.
+
+    A screen pays only when it clears: a candidate it does not clear is run once for the screen and again by the
+    full check. The gate keeps the clear rate (cleared / screened) of the last :attr:`WINDOW` screened batches;
+    while that rate is below :attr:`MIN_RATE` (an erratum claim whose candidates are mostly over the line, e.g.
+    BOGD-H) batches go straight to the full check, except that after :attr:`PROBE_AFTER` candidates checked
+    without a screen the next batch is screened again (a probe), so that a climb into territory where the claim
+    holds turns screening back on. The gate only chooses between two sound paths: it never clears anything."""
+
+    WINDOW = 4
+    MIN_RATE = 0.5
+    PROBE_AFTER = 512
+
+    def __init__(self) -> None:
+        self.recent: deque = deque(maxlen=self.WINDOW)
+        self.unscreened = 0  # candidates fully checked without a screen since the last screened batch
+
+    def rate(self) -> float:
+        """The clear rate over the window (1 while nothing was screened)."""
+        n = sum(s for _, s in self.recent)
+        return sum(c for c, _ in self.recent) / n if n else 1.0
+
+    def open(self) -> bool:
+        """Whether the next batch is screened (no side effect)."""
+        return (len(self.recent) < self.WINDOW or self.rate() >= self.MIN_RATE
+                or self.unscreened >= self.PROBE_AFTER)
+
+    def record(self, cleared: int, screened: int) -> None:
+        """A screened batch: ``cleared`` of its ``screened`` candidates were cleared."""
+        if screened:
+            self.recent.append((cleared, screened))
+            self.unscreened = 0
+
+    def skip(self, n: int) -> None:
+        """``n`` candidates went to the full check without a screen."""
+        self.unscreened += n
+
+
+def _prepare(prob: Any, cfg: dict, first: "tuple | None") -> "tuple[Any, dict] | str | None":
+    """(the learner, the validated claim parameters) when the batch may be screened; :data:`REFUSED` when the
+    claim refuses the configuration on ``first`` (the batch's first valid sequence); None otherwise."""
+    from bounds.base import Context, PreconditionError
+
+    calc = prob.calc
+    if first is None:
+        return None
+    try:
+        ctx = Context(calc, first[0], first[1], cfg["kernel"], cfg["learner"], cfg["params"])
+        calc.preconditions(ctx)
+        learner = ctx.make_learner()
+    except (PreconditionError, ValueError):
+        return REFUSED
+    if not learner.use_compiled():
+        return None
+    return learner, ctx.claim_params
+
+
+def _valid(calc: Any, kernel: Any, X: np.ndarray, y: np.ndarray) -> bool:
+    """Whether ``Claim.check`` would accept the sequence (learners.base.validate_sequence, the kernel's data check,
+    κ(x_t, x_t) ≤ 1 with its relative tolerance 1e-12 when the claim assumes it)."""
+    from learners.base import validate_sequence
+
+    if np.ndim(X) != 2:  # the batch groups runs by X's dimension; anything else goes to the full check
+        return False
+    try:
+        X, y = validate_sequence(X, y)
+        kernel.check_data(X)
+    except ValueError:
+        return False
+    return not calc.unit_kernel or bool(np.all(kernel.diag(X) <= 1 + 1e-12))
+
+
+def screenable(prob: Any, cfg: dict) -> bool:
+    """Whether a batch of ``cfg`` would be screened now: the claim has a screen, the configuration names a learner
+    and the hunt's :class:`ScreenGate` is open."""
+    return prob.calc.has_screen and cfg.get("learner") is not None and prob.gate.open()
+
+
+def evaluate_batch(prob: Any, cfg: dict, seqs: Sequence[tuple[np.ndarray, np.ndarray]], engine: str,
+                   generators: "Sequence[str | None] | None" = None) -> list:
+    """The Candidates of ``seqs`` (one configuration ``cfg``) in order: cleared ones by their screen, the others by
+    ``prob.evaluate`` (None where it returns None, and for the candidates of a refused configuration after the
+    first). ``generators`` names each sequence's generator for the hunt's per-generator counts."""
+    gens = list(generators) if generators is not None else [None] * len(seqs)
+
+    def full(i: int):
+        return prob.evaluate(cfg, seqs[i][0], seqs[i][1], engine, gens[i])
+
+    if not seqs or not screenable(prob, cfg):
+        if prob.calc.has_screen:
+            prob.gate.skip(len(seqs))
+        return [full(i) for i in range(len(seqs))]
+    from learners import parse_kernel
+
+    kernel = parse_kernel(cfg["kernel"])
+    ok = [_valid(prob.calc, kernel, X, y) for X, y in seqs]
+    first = next((i for i, good in enumerate(ok) if good), None)
+    ready = _prepare(prob, cfg, None if first is None else seqs[first])
+    if ready == REFUSED:
+        return [full(i) if i == first else None for i in range(len(seqs))]
+    if ready is None:
+        return [full(i) for i in range(len(seqs))]
+    screens = _screens(prob.calc, *ready, seqs, ok)
+    clears = [s is not None and s.clears() for s in screens]
+    prob.gate.record(sum(clears), sum(s is not None for s in screens))
+    return [prob.admit(cfg, seqs[i][0], seqs[i][1], engine, screens[i].gap, gens[i]) if clears[i] else full(i)
+            for i in range(len(seqs))]
+
+
+def _screens(calc: Any, learner: Any, claim_params: dict, seqs: Sequence[tuple], ok: Sequence[bool]) -> list:
+    """The claim's screen of each sequence's run (None where the sequence is invalid, its run raised or the screen
+    could not read it), one compiled batch run per dimension."""
+    from learners import compiled
+
+    out: list = [None] * len(seqs)
+    dims: dict[int, list[int]] = {}
+    for i, good in enumerate(ok):
+        if good:
+            dims.setdefault(np.shape(seqs[i][0])[1], []).append(i)
+    for idx in dims.values():
+        runs = compiled.run_batch(learner, [seqs[i] for i in idx]) or []
+        for i, run in zip(idx, runs):
+            out[i] = _screen(calc, run, learner, claim_params)
+    return out
+
+
+def _screen(calc: Any, run: Any, learner: Any, claim_params: dict):
+    """The claim's screen of one run, or None (no run, or the screen could not read it: the full check decides)."""
+    if run is None:
+        return None
+    try:
+        return calc.screen(run, learner, claim_params)
+    except (ValueError, ArithmeticError, KeyError, IndexError):
+        return None

@@ -1,0 +1,74 @@
+"""Float screens (issue 11): a claim's lhs, rhs and tolerance read in float64 from a run's trace alone, so that a
+counterexample search can skip the full check of candidates that clearly hold.
+
+A screen is never a verdict (DESIGN.md "Numbers": VIOLATED needs a certified replay, "holds" a rigorous bound).
+It only decides what is worth the full check: a candidate is *cleared* (skipped) when its float margin
+rhs + tol − lhs is positive beyond :data:`SCREEN_RTOL` times the magnitudes involved; everything near, over or not
+finite (NaN) goes through ``Claim.check``. A screen computes lhs, rhs and tol as the claim's check computes them
+(tests/test_screen.py holds every screen to its check within SCREEN_RTOL), so a cleared candidate is one the check
+would not call violated: the check's margin is at least the screen's minus 3·SCREEN_RTOL·scale.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .base import ATOL, RTOL
+
+#: The stated tolerance of a screen against its claim's check, relative to 1 + max(|lhs|, |rhs|, tol).
+SCREEN_RTOL = 1e-12
+
+
+@dataclass(frozen=True)
+class Screen:
+    """A float64 reading of one claim on one run: lhs, rhs and the claim's own tolerance ``tol``."""
+
+    lhs: float
+    rhs: float
+    tol: float
+
+    @property
+    def gap(self) -> float:
+        """lhs − rhs, the quantity the search climbs (the check's gap, within the screen's tolerance)."""
+        return self.lhs - self.rhs
+
+    @property
+    def margin(self) -> float:
+        """rhs + tol − lhs: positive on the holding side of the check's decision (bounds.base.decide)."""
+        return self.rhs + self.tol - self.lhs
+
+    @property
+    def slack(self) -> float:
+        """How far the screen may stand from the check: 3·SCREEN_RTOL·(1 + max |lhs|, |rhs|, tol) (one share per
+        quantity)."""
+        return 3 * SCREEN_RTOL * (1 + max(abs(self.lhs), abs(self.rhs), abs(self.tol)))
+
+    def clears(self) -> bool:
+        """True only when the margin is finite and beyond the slack: the check cannot call this run violated."""
+        m = self.margin
+        return math.isfinite(m) and math.isfinite(self.slack) and m > self.slack
+
+
+def tolerances(lhs: np.ndarray, rhs: np.ndarray, *mags: np.ndarray) -> np.ndarray:
+    """bounds.base.tolerance row by row: ATOL + RTOL · max |magnitude| over the finite magnitudes of each row
+    (scalars broadcast to every row)."""
+    n = np.shape(lhs)
+    m = np.zeros(n)
+    for v in (lhs, rhs, *mags):
+        a = np.abs(np.asarray(v, float))
+        np.maximum(m, np.where(np.isfinite(a), a, 0.0), out=m)
+    return ATOL + RTOL * m
+
+
+def worst_row(lhs: np.ndarray, rhs: np.ndarray, *mags: np.ndarray) -> Screen:
+    """The row with the smallest slack rhs + tol − lhs (the first of equals), as bounds.forgetron.Checks.result
+    picks it from rows added with those magnitudes."""
+    lhs, rhs = np.asarray(lhs, float), np.asarray(rhs, float)
+    tol = tolerances(lhs, rhs, *mags)
+    slack = rhs + tol - lhs
+    k = int(np.argmin(slack))  # argmin returns the first NaN when there is one
+    if np.isnan(slack[k]):
+        return Screen(math.nan, math.nan, math.nan)
+    return Screen(float(lhs[k]), float(rhs[k]), float(tol[k]))

@@ -1,0 +1,253 @@
+"""The hunt's float screens (bounds/screen.py) and batch runs (learners/compiled/batch.py), issue 11.
+
+Each screen must equal its claim's check (lhs, rhs, tolerance) within SCREEN_RTOL, never clear a candidate the
+check calls violated (the errata witnesses included), never clear a NaN; a batch run must equal per-sequence
+runs."""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import bounds
+import learners
+from adversaries.batch import evaluate_batch
+from adversaries.strategies import into_unit_ball, perturb_batch
+from bounds.errata import Witness
+from bounds.screen import SCREEN_RTOL, Screen
+from learners import compiled
+
+WITNESSES = Path(bounds.__file__).parent / "witnesses"
+CASES = [("FGT-L7", "forgetron-basic", {"B": 2}), ("FGT-Q", "forgetron-self-tuned", {"B": 2}),
+         ("FGT-Q", "forgetron-greedy", {"B": 3}), ("AHP-L1", "ahpatron", {"B": 4}),
+         ("BOGD-UNB", "bogd", {"B": 2}), ("BOGD-UNB", "bogd++", {"B": 3}), ("BOGD-H", "bogd++", {"B": 2}),
+         ("BOGD-H", "bogd", {"B": 3}), ("ALD-DET", "pomd", {})]
+KERNELS = ("linear", "gaussian:sigma=1")
+
+
+def _sequences(seed: int, n: int, d: int = 2) -> list:
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n):
+        T = int(rng.integers(1, 25))
+        X = into_unit_ball(rng.uniform(-1, 1, (T, d)))
+        if rng.random() < 0.3:  # duplicates and exact ties
+            X[rng.integers(T)] = X[0]
+        out.append((X, np.where(rng.random(T) < 0.5, 1, -1).astype(np.int8)))
+    return out
+
+
+def _screens(calc, learner_name: str, kernel: str, params: dict, seqs: list) -> list:
+    ctx = bounds.base.Context(calc, seqs[0][0], seqs[0][1], kernel, learner_name, params)
+    lrn = ctx.make_learner()
+    runs = compiled.run_batch(lrn, seqs)
+    cp = ctx.claim_params
+    return [None if r is None else calc.screen(r, lrn, cp) for r in runs]
+
+
+def _close(a: float, b: float, scale: float) -> bool:
+    return a == b or abs(a - b) <= SCREEN_RTOL * (1 + scale)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("cid,learner,params", CASES)
+def test_screen_equals_check(cid, learner, params, kernel):
+    calc = bounds.get(cid)
+    seqs = _sequences(hash((cid, learner, kernel)) % 2**32, 12)
+    for (X, y), scr in zip(seqs, _screens(calc, learner, kernel, params, seqs)):
+        try:
+            res = calc.check(X, y, kernel=kernel, learner=learner, params=params, certify=False)
+        except bounds.base.PreconditionError:
+            continue
+        assert scr is not None
+        if math.isnan(scr.lhs):  # a screen may refuse (near a branch threshold); then it must not clear
+            assert not scr.clears()
+            continue
+        scale = max(abs(res.lhs), abs(res.rhs), res.tolerance)
+        assert _close(scr.lhs, res.lhs, scale) and _close(scr.rhs, res.rhs, scale), (scr, res.lhs, res.rhs)
+        assert _close(scr.tol, res.tolerance, scale)
+        if res.holds is False:
+            assert not scr.clears()
+
+
+@pytest.mark.parametrize("name", ["BOGD-H-equality-condition.json", "FGT-L6-any-g.json"])
+def test_errata_witnesses_reach_the_full_check(name):
+    """BOGD-H's witness is violated: its screen must not clear it. FGT-L6 has no screen (a comparator claim):
+    the screener sends every candidate to the full check."""
+    w = Witness.load(WITNESSES / name)
+    calc = bounds.get(w.claim)
+    X, y = np.asarray(w.X, float), np.asarray(w.y, np.int8)
+    res = calc.check(X, y, kernel=w.kernel, learner=w.learner, params=w.params, certify=False)
+    assert res.holds is False
+    if not calc.has_screen:
+        assert w.claim == "FGT-L6"
+        return
+    (scr,) = _screens(calc, w.learner, w.kernel, w.params, [(X, y)])
+    assert scr is not None and not scr.clears()
+    assert scr.gap > 0
+
+
+@pytest.mark.parametrize("lhs,rhs,tol,clears", [(math.nan, 0.0, 1e-9, False), (0.0, math.nan, 1e-9, False),
+                                                 (1.0, 1.0, 0.0, False), (1.0, 1.0, 1e-9, True),
+                                                 (1.0 + 1e-9, 1.0, 1e-9, False), (0.0, 1.0, 0.0, True),
+                                                 (math.inf, math.inf, 0.0, False), (0.0, 0.0, math.nan, False)])
+def test_clears_only_beyond_the_stated_slack(lhs, rhs, tol, clears):
+    assert Screen(lhs, rhs, tol).clears() is clears
+
+
+def test_nan_screen_goes_to_the_full_check(monkeypatch):
+    """A claim whose screen reads NaN: every candidate of the batch is fully checked (none cleared)."""
+    from adversaries.search import HuntSummary, Problem, default_params
+    from adversaries.spaces import SearchSpace
+
+    calc = bounds.get("FGT-L7")
+    monkeypatch.setattr(type(calc), "screen", lambda self, run, lrn, cp: Screen(math.nan, 0.0, 1e-9))
+    cfg = {"kernel": "linear", "learner": "forgetron-basic", "params": default_params("FGT-L7", "forgetron-basic")}
+    s = HuntSummary("FGT-L7", "forgetron-basic", 10.0)
+    prob = Problem("FGT-L7", SearchSpace.for_claim(calc, None, None, None), cfg, math.inf, s, False)
+    out = evaluate_batch(prob, cfg, _sequences(3, 8), "local")
+    assert s.tried == 8 and s.cleared == 0 and all(c is None or c.result is not None for c in out)
+
+
+def test_clearing_batch_counts_truthfully():
+    from adversaries.search import HuntSummary, Problem, default_params
+    from adversaries.spaces import SearchSpace
+
+    calc = bounds.get("FGT-Q")
+    cfg = {"kernel": "linear", "learner": "forgetron-self-tuned",
+           "params": default_params("FGT-Q", "forgetron-self-tuned")}
+    s = HuntSummary("FGT-Q", "forgetron-self-tuned", 10.0)
+    prob = Problem("FGT-Q", SearchSpace.for_claim(calc, None, None, None), cfg, math.inf, s, False)
+    seqs = _sequences(4, 16)
+    out = evaluate_batch(prob, cfg, seqs, "local")
+    assert s.tried == 16 and 0 < s.cleared <= 16
+    assert sum(c is not None and c.result is None for c in out) == s.cleared
+
+
+@pytest.mark.parametrize("name,params", [("forgetron-basic", {"B": 3}), ("forgetron-self-tuned", {"B": 2}),
+                                         ("forgetron-greedy", {"B": 2}), ("ahpatron", {"B": 4}),
+                                         ("perceptron", {}), ("remove-oldest", {"B": 2}), ("bogd", {"B": 2})])
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_batch_run_equals_single_runs(name, params, kernel):
+    seqs = _sequences(7, 10, d=3)
+    lrn = learners.make(name, kernel=kernel, **params)
+    batch = compiled.run_batch(lrn, seqs)
+    for b, (X, y) in zip(batch, seqs):
+        ref = learners.make(name, kernel=kernel, **params).run(X, y)
+        tr = b.trace
+        assert tr.M == ref.M and tr.kind_names == ref.kind_names and set(tr.extras) == set(ref.extras)
+        for c in ["score", "norm", "size", "kind", "yhat", *ref.extras]:
+            np.testing.assert_allclose(np.asarray(tr[c], float), np.asarray(ref[c], float), rtol=1e-12, atol=1e-300,
+                                       equal_nan=True, err_msg=c)
+
+
+def test_perturb_batch_stays_in_the_unit_ball():
+    from fractions import Fraction
+
+    rng = np.random.default_rng(0)
+    X = into_unit_ball(np.eye(3) + 0.0)
+    y = np.array([1, -1, 1], np.int8)
+    for Xn, yn in perturb_batch(rng, "linear", X, y, 0.5, 6, 200):
+        assert len(Xn) == len(yn) and set(yn.tolist()) <= {-1, 1}
+        assert all(sum(Fraction(v) ** 2 for v in row) <= 1 for row in Xn)
+
+
+def test_bogd_unb_p_one_is_inconclusive_not_holds():
+    """BOGD++ at the origin (linear kernel, κ(0, 0) = 0): eq. 16 gives p_i = 1 and eq. 9 divides by 1 − p_i = 0.
+    The check must say inconclusive with the reason, never "holds" on a NaN (and the screen must not clear)."""
+    calc = bounds.get("BOGD-UNB")
+    X = np.array([[0.0, 0.0], [0.5, 0.0], [0.0, 0.5], [0.0, 0.0], [-0.5, 0.0], [0.3, 0.3]])
+    y = np.array([1, -1, 1, -1, 1, -1], np.int8)
+    res = calc.check(X, y, kernel="linear", learner="bogd++", params={"B": 2}, certify=False)
+    assert res.terms["rounds with p_i = 1"] > 0
+    assert res.holds is None and any("eq. 9 is undefined" in n for n in res.notes)
+    (scr,) = _screens(calc, "bogd++", "linear", {"B": 2}, [(X, y)])
+    assert not scr.clears()
+
+
+# ---------------------------------------------------------------------- adaptive screening and batched structured
+def _problem(cid: str, learner: str, params: "dict | None" = None):
+    from adversaries.search import HuntSummary, Problem, default_params
+    from adversaries.spaces import SearchSpace
+
+    calc = bounds.get(cid)
+    cfg = {"kernel": "linear", "learner": learner, "params": params or default_params(cid, learner)}
+    s = HuntSummary(cid, learner, 10.0)
+    return Problem(cid, SearchSpace.for_claim(calc, None, None, None), cfg, math.inf, s, False), cfg, s
+
+
+def test_gate_closes_below_the_clear_rate_and_probes_again():
+    from adversaries.batch import ScreenGate
+
+    g = ScreenGate()
+    for _ in range(g.WINDOW):
+        assert g.open()
+        g.record(1, 10)  # 10 % cleared
+    assert not g.open()
+    g.skip(g.PROBE_AFTER - 1)
+    assert not g.open()
+    g.skip(1)
+    assert g.open()  # the probe
+    for _ in range(g.WINDOW):
+        g.record(10, 10)
+    assert g.open() and g.unscreened == 0
+
+
+def test_closed_gate_checks_each_candidate_once(monkeypatch):
+    """BOGD-H's case: once its screens rarely clear, a batch is not run for the screen at all (no screen call, no
+    candidate cleared): each candidate costs one full check instead of two runs."""
+    calls = []
+    calc = bounds.get("FGT-Q")
+    real = type(calc).screen
+    monkeypatch.setattr(type(calc), "screen", lambda self, *a: calls.append(1) or real(self, *a))
+    prob, cfg, s = _problem("FGT-Q", "forgetron-self-tuned")
+    for _ in range(prob.gate.WINDOW):
+        prob.gate.record(0, 10)
+    out = evaluate_batch(prob, cfg, _sequences(5, 6), "local")
+    assert not calls and s.cleared == 0 and s.tried == 6 and prob.gate.unscreened == 6
+    assert all(c is None or c.result is not None for c in out)
+
+
+def test_batch_of_mixed_dimensions_is_screened_per_dimension():
+    seqs = [q for pair in zip(_sequences(6, 6, d=2), _sequences(7, 6, d=3)) for q in pair]
+    prob, cfg, s = _problem("FGT-Q", "forgetron-self-tuned")
+    out = evaluate_batch(prob, cfg, seqs, "structured", ["random", "few"] * 6)
+    assert s.tried == 12 and s.cleared > 0 and s.generators == {"random": 6, "few": 6}
+    for c, (X, y) in zip(out, seqs):  # each screened gap is its own sequence's check gap
+        if c is not None and c.result is None:
+            res = bounds.get("FGT-Q").check(X, y, kernel="linear", learner="forgetron-self-tuned", params=cfg["params"],
+                                            certify=False)
+            assert _close(c.gap, res.lhs - res.rhs, max(abs(res.lhs), abs(res.rhs), res.tolerance))
+
+
+def test_refused_configuration_is_checked_once():
+    """bogd refuses λη > 1 whatever the sequence: one candidate is checked (and counted as an error), the rest of the
+    batch is never tried."""
+    prob, cfg, s = _problem("BOGD-UNB", "bogd", {"B": 2, "lam": 10.0, "eta": 1.0})
+    out = evaluate_batch(prob, cfg, _sequences(8, 5), "structured", ["random"] * 5)
+    assert out == [None] * 5 and s.tried == 1 and s.errors + s.discarded == 1 and s.generators == {"random": 1}
+
+
+@pytest.mark.parametrize("cid,learner,batched", [("FGT-Q", "forgetron-self-tuned", True),
+                                                  ("PER-T1", "perceptron", False)])
+def test_structured_engine_batches_only_screened_claims(monkeypatch, cid, learner, batched):
+    """A claim with a screen gets batches of STRUCTURED_BATCH sequences per configuration (fewer only where a
+    construction refused its draw); a claim without one keeps one sequence per configuration."""
+    from adversaries import search
+    from adversaries.batch import STRUCTURED_BATCH
+
+    prob, cfg, s = _problem(cid, learner)
+    sizes: list = []
+
+    def record(p, c, seqs, engine, gens):
+        sizes.append(len(seqs))
+        assert len(gens) == len(seqs) and engine == "structured"
+        if len(sizes) == 5:
+            p.deadline = -math.inf  # stop after five batches
+
+    monkeypatch.setattr(search, "evaluate_batch", record)
+    search.run_structured(prob, math.inf, np.random.default_rng(0))
+    assert len(sizes) == 5
+    assert (max(sizes) == STRUCTURED_BATCH) if batched else (sizes == [1] * 5)
