@@ -504,3 +504,19 @@ def test_fgt_t2_separable_tightness():
     res = bounds.check("FGT-T2", X, y, kernel="gaussian:sigma=1", learner="forgetron-basic", params={"B": 83})
     holds(res)
     assert res.lhs <= res.rhs
+
+
+@pytest.mark.claim("PER-L1")
+def test_per_l1_perceptron_played_round_by_round_matches_the_observer_hook():
+    """PER-L1 observes the plain Perceptron by playing it round by round (bounds.forgetron.observe) and the budget
+    learners through their observer hook: with a budget never reached, Remove-Oldest is the Perceptron, so both
+    give the same check, the same 1-based worst round included."""
+    import adversaries
+
+    X, y = adversaries.make_sequence("noisy:T=30,d=2,noise=0.2", seed=3)
+    res = [bounds.check("PER-L1", X, y, kernel="gaussian:sigma=1", learner=name, params=params)
+           for name, params in (("perceptron", {}), ("remove-oldest", {"B": 100}))]
+    assert res[0].holds is True and res[1].holds is True
+    assert (res[0].lhs, res[0].rhs, res[0].terms) == (res[1].lhs, res[1].rhs, res[1].terms)
+    first = 1 + int(np.flatnonzero(learners.make("perceptron", kernel="gaussian:sigma=1").run(X, y).mistakes)[0])
+    assert res[0].terms["worst round"] >= first
