@@ -762,3 +762,18 @@ def test_no_main_round_means_the_bound_zero_exactly(cid):
     if cid == "OMM-T41":
         assert res.terms["gamma3"] is None
     assert (res.lhs, res.rhs, res.rhs_lower) == (0.0, 0.0, 0.0), str(res)
+
+
+@pytest.mark.claim("OMM-L44")
+@pytest.mark.parametrize("p", [2.0, 3.0])
+def test_lemma44_default_phi_at_rho_1_and_the_empty_case(p):
+    """OMM-L44 with no φ takes φ = ρ, or 0.999 at ρ = 1 (the lemma needs φ < 1), and checks it on the rounds with
+    a_t < φγ_t; with no such round (every point far beyond the initial pair) it reports the vacuous (0, 1): holds,
+    "rounds" 0, no certified lower bound needed. Both for the l_2 closed form and for general p."""
+    X, y = separable(2, T=35, gap=0.1)
+    res = run_check("OMM-L44", X, y, "omm-efficient", rho=1.0, p=p)
+    assert res.holds is True and res.terms["phi"] == 0.999 and res.terms["rounds"] > 0, str(res)
+    X = np.array([[1.0, 0.0], [-1.0, 0.0], [2.0, 0.0], [-2.0, 0.5], [1.5, -0.5]])
+    res = run_check("OMM-L44", X, np.array([1, -1, 1, -1, 1]), "omm-efficient", rho=1.0, p=p)
+    assert (res.holds, res.lhs, res.rhs, res.rhs_lower) == (True, 0.0, 1.0, None), str(res)
+    assert res.terms == {"rounds": 0, "phi": 0.999} and res.notes == ["no round with a_t < φγ_t"]
