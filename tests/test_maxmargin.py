@@ -269,3 +269,17 @@ def test_polish_l2_recovers_the_exact_weights_off_the_origin():
     Vp, Vm = np.array([[1.0, 0.0], [0.0, 2.0]]) + s, np.array([[-1.0, 0.0]]) + s
     lam, eta = polish_l2(Vp, Vm, np.array([0.6 + 1e-9, 0.4 - 1e-9]), np.array([1.0]))
     assert np.allclose(lam, [0.6, 0.4], rtol=0, atol=1e-12) and np.array_equal(eta, [1.0])
+
+
+@pytest.mark.parametrize("p", [2.0, 3.0, 1.5])
+def test_arb_lp_norm_of_the_zero_vector_is_exactly_zero(p):
+    """The certified l_p norm of (0, 0): exactly 0 for every p (the general-p branch skips zero entries and must
+    not return anything else for an empty sum); of (3, 4) at p = 2 a ball containing 5."""
+    from flint import arb
+
+    from learners.maxmargin import arb_lp_norm, arb_precision
+
+    with arb_precision():
+        z = arb_lp_norm([arb(0), arb(0)], p)
+        assert z.is_exact() and z == 0
+        assert arb_lp_norm([arb(3), arb(4)], 2.0).contains(5)
