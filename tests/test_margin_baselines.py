@@ -134,3 +134,16 @@ def test_alma_updates_on_a_tie_with_the_margin_threshold():
     assert tr.score[0] == 0 and bool(tr.updated[0]) and L.k == 2
     xh = np.array([0.6, -0.8, 1.0]) / math.sqrt(2.0)
     assert np.allclose(L.w, y * xh, atol=1e-15)
+
+
+
+def test_romma_step_keeps_w_when_the_new_constraint_is_met_with_equality():
+    """ROMMA's projection argmin ‖v‖² s.t. y vᵀx ≥ 1, vᵀw ≥ ‖w‖² is w itself as soon as w meets the first
+    constraint, with equality included (vᵀw ≥ ‖w‖² forces ‖v‖ ≥ ‖w‖): exactly w, also for x ∥ w, where the other
+    branches' y x/‖x‖² equals w only up to rounding (w = (10, 0), x = (0.1, 0): fl(0.1)/fl(0.1)² ≠ 10)."""
+    from learners.margin_baselines import romma_step
+
+    for w, x, y in ((np.array([0.5, 0.25]), np.array([1.0, 2.0]), 1), (np.array([2.0, -1.0]), np.array([-0.5, 0.0]), -1),
+                    (np.array([10.0, 0.0]), np.array([0.1, 0.0]), 1), (np.array([0.0, -10.0]), np.array([0.0, 0.1]), -1)):
+        assert y * (w @ x) == 1.0  # the tie, exactly in float64
+        assert np.array_equal(romma_step(w, x, y), w)
