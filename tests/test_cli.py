@@ -92,3 +92,17 @@ def test_bad_data_files_name_the_line(capsys, tmp_path, content, msg):
     f.write_text(content)
     code, _, err = run(capsys, "check", "PER-T1", "--data", str(f), "--kernel", "linear")
     assert code == 2 and msg in err
+
+
+def test_an_unwritable_output_folder_is_refused_before_any_work(tmp_path, monkeypatch, capsys):
+    """`hunt --out DIR` checks that DIR can be written before the search starts: an existing folder without write
+    permission is refused with one line (simulated through os.access, since root may write anywhere)."""
+    import os
+
+    import bounds.cli as cli
+
+    real = os.access
+    monkeypatch.setattr(cli.os, "access", lambda p, mode, *a, **k: False if mode == os.W_OK else real(p, mode))
+    rc = cli.main(["hunt", "PER-T2", "--seconds", "1", "--out", str(tmp_path)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert rc == 2 and len(err) == 1 and "is not a writable folder" in err[0], err
