@@ -385,3 +385,18 @@ def test_known_errata_do_not_count_against_the_learner():
     assert not known.failed and fault.failed
     assert lc.LearnerReport("x", "perceptron", [known], 0.0, "").ok
     assert not lc.LearnerReport("x", "perceptron", [known, fault], 0.0, "").ok
+
+
+def test_protocol_learner_answers_python_s_own_lookups_plainly():
+    """Python's protocols (copy, numpy, pickle) probe dunder attributes with getattr(obj, name, default): those
+    raise a plain AttributeError, are not reported as missing terms, and copying works; an internal a claim reads
+    (here "removal_log") is a MissingTerm and is reported."""
+    import copy
+
+    seen = []
+    lrn = ProtocolLearner(lambda kernel: ScoreOnlyPerceptron(kernel), kernel="linear", missing=seen.append)
+    assert not hasattr(lrn, "__array_interface__") and getattr(lrn, "__deepcopy_hook__", 7) == 7
+    assert copy.deepcopy(lrn).label == lrn.label and seen == []
+    with pytest.raises(MissingTerm, match="removal_log"):
+        lrn.removal_log
+    assert seen == ["removal_log"]
