@@ -129,7 +129,7 @@ def test_clearing_batch_counts_truthfully():
     seqs = _sequences(4, 16)
     out = evaluate_batch(prob, cfg, seqs, "local")
     assert s.tried == 16 and 0 < s.cleared <= 16
-    assert sum(c is not None and c.result is None for c in out) == s.cleared
+    assert sum(c is not None and c.result is None for c in out) == s.cleared + s.flagged
 
 
 @pytest.mark.parametrize("name,params", [("forgetron-basic", {"B": 3}), ("forgetron-self-tuned", {"B": 2}),
@@ -202,7 +202,7 @@ def test_gate_closes_below_the_clear_rate_and_probes_again():
 
 
 def test_closed_gate_checks_each_candidate_once(monkeypatch):
-    """BOGD-H's case: once its screens rarely clear, a batch is not run for the screen at all (no screen call, no
+    """Once the screens rarely decide (clear or flag), a batch is not run for the screen at all (no screen call, no
     candidate cleared): each candidate costs one full check instead of two runs."""
     calls = []
     calc = bounds.get("FGT-Q")
@@ -257,3 +257,45 @@ def test_structured_engine_batches_only_screened_claims(monkeypatch, cid, learne
     search.run_structured(prob, math.inf, np.random.default_rng(0))
     assert len(sizes) == 5
     assert (max(sizes) == STRUCTURED_BATCH) if batched else (sizes == [1] * 5)
+
+
+@pytest.mark.parametrize("lhs,rhs,tol,flags", [(math.nan, 0.0, 1e-9, False), (1.0, 1.0, 0.0, False),
+                                                (1.0 + 1e-9, 1.0, 1e-9, False), (1.0 + 1e-9, 1.0, 0.0, True),
+                                                (1.0, 0.0, 0.0, True), (0.0, 1.0, 0.0, False),
+                                                (math.inf, 0.0, 0.0, False)])
+def test_flags_only_beyond_the_stated_slack(lhs, rhs, tol, flags):
+    """A flag needs lhs − rhs − tol finite and above the slack (3e-12 · (1 + magnitudes)); never both flags and
+    clears."""
+    scr = Screen(lhs, rhs, tol)
+    assert scr.flags() is flags and not (scr.flags() and scr.clears())
+
+
+def test_flagged_candidates_are_float_candidates_never_verdicts(monkeypatch, tmp_path):
+    """A screen that flags every run of a claim that holds (FGT-L7 on these sequences): every candidate is tried and
+    flagged, none has a result or counts as a float violation; certification checks the picked ones in full
+    first, which refutes them: no replay, no witness, no float-only file, each refutation counted."""
+    from adversaries.search import _certify_all
+
+    calc = bounds.get("FGT-L7")
+    monkeypatch.setattr(type(calc), "screen", lambda self, run, lrn, cp: Screen(1.0, 0.0, 1e-9))
+    prob, cfg, s = _problem("FGT-L7", "forgetron-basic")
+    out = evaluate_batch(prob, cfg, _sequences(3, 8), "local")
+    assert s.tried == s.flagged == 8 and s.float_violations == 0 and s.cleared == 0
+    assert all(c.result is None for c in out) and [c for c, _ in prob.found] == out
+    _certify_all(prob, tmp_path, 10.0)
+    assert s.flags_refuted >= 1 and s.replayed == s.confirmed == s.float_only == 0 and s.float_violations == 0
+    assert not list(tmp_path.rglob("*.json"))
+
+
+def test_flagged_erratum_candidates_are_confirmed_by_the_full_check():
+    """BOGD-H's real screen flags candidates its check calls violated; Problem.confirm runs that check (counted as
+    a tried candidate and a float violation) and returns a candidate with the check's result."""
+    prob, cfg, s = _problem("BOGD-H", "bogd++", {"B": 2})
+    evaluate_batch(prob, cfg, _sequences(9, 24), "local")
+    assert s.flagged > 0 and s.float_violations == 0
+    tried = s.tried
+    for cand, _ in prob.found:
+        checked = prob.confirm(cand)
+        assert checked is not None and checked.result.holds is False
+        assert checked.gap > 0 and _close(checked.gap, cand.gap, abs(checked.result.lhs) + abs(checked.result.rhs))
+    assert s.float_violations == len(prob.found) == s.tried - tried and s.flags_refuted == 0
