@@ -113,6 +113,37 @@ def _valid(calc: Any, kernel: Any, X: np.ndarray, y: np.ndarray) -> bool:
     return not calc.unit_kernel or bool(np.all(kernel.diag(X) <= 1 + 1e-12))
 
 
+def valid_all(calc: Any, kernel: Any, seqs: Sequence[tuple]) -> list[bool]:
+    """``[_valid(calc, kernel, X, y) for X, y in seqs]``, in one pass over the batch's rows when every sequence is
+    a plain float64 (T, d) array of one d with T ≥ 1 and a 1-d numeric label array of its length (the search's own
+    candidates): all are valid when every row is finite, every label ±1, the kernel's data check passes on all rows
+    (its overflow test is a maximum over rows) and, when the claim assumes it, every κ(x, x) ≤ 1 + 1e-12. Per
+    sequence otherwise, or when that pass finds anything wrong (to say which)."""
+    if _plain(seqs):
+        X = np.concatenate([X for X, _ in seqs])
+        y = np.concatenate([y for _, y in seqs])
+        try:
+            if np.all(np.isfinite(X)) and np.all((y == 1) | (y == -1)):
+                kernel.check_data(X)
+                if not calc.unit_kernel or bool(np.all(kernel.diag(X) <= 1 + 1e-12)):
+                    return [True] * len(seqs)
+        except ValueError:
+            pass
+    return [_valid(calc, kernel, X, y) for X, y in seqs]
+
+
+def _plain(seqs: Sequence[tuple]) -> bool:
+    """Whether every (X, y) is a float64 (T, d) array of one common d with T ≥ 1, and y a 1-d integer or float
+    array of length T."""
+    dims = set()
+    for X, y in seqs:
+        if not (isinstance(X, np.ndarray) and isinstance(y, np.ndarray) and X.dtype == np.float64 and X.ndim == 2
+                and y.ndim == 1 and y.dtype.kind in "iuf" and len(y) == len(X) >= 1):
+            return False
+        dims.add(X.shape[1])
+    return len(dims) == 1
+
+
 def screenable(prob: Any, cfg: dict) -> bool:
     """Whether a batch of ``cfg`` would be screened now: the claim has a screen, the configuration names a learner
     and the hunt's :class:`ScreenGate` is open."""
@@ -136,7 +167,7 @@ def evaluate_batch(prob: Any, cfg: dict, seqs: Sequence[tuple[np.ndarray, np.nda
     from learners import parse_kernel
 
     kernel = parse_kernel(cfg["kernel"])
-    ok = [_valid(prob.calc, kernel, X, y) for X, y in seqs]
+    ok = valid_all(prob.calc, kernel, seqs)
     first = next((i for i, good in enumerate(ok) if good), None)
     ready = _prepare(prob, cfg, None if first is None else seqs[first])
     if ready == REFUSED:

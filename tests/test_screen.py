@@ -299,3 +299,29 @@ def test_flagged_erratum_candidates_are_confirmed_by_the_full_check():
         assert checked is not None and checked.result.holds is False
         assert checked.gap > 0 and _close(checked.gap, cand.gap, abs(checked.result.lhs) + abs(checked.result.rhs))
     assert s.float_violations == len(prob.found) == s.tried - tried and s.flags_refuted == 0
+
+
+@pytest.mark.parametrize("cid,learner,kernel", [("FGT-Q", "forgetron-self-tuned", "linear"),
+                                                 ("AHP-L1", "ahpatron", "gaussian:sigma=1")])
+def test_batch_validation_equals_per_sequence_validation(cid, learner, kernel):
+    """valid_all (one pass over the batch's rows) gives _valid's answer for each sequence, on valid batches and on
+    batches with one bad sequence: NaN, a label 0, a row outside the unit ball, overflowing rows, mixed dimensions,
+    an empty or mislabelled-length sequence, int and float labels."""
+    from adversaries.batch import _valid, valid_all
+    from learners import parse_kernel
+
+    calc, k = bounds.get(cid), parse_kernel(kernel)
+    base = _sequences(12, 6)
+    bad = {"nan": (np.full((3, 2), np.nan), np.ones(3, np.int8)), "label": (base[0][0], np.zeros(len(base[0][1]))),
+           "outside": (np.array([[0.8, 0.7]]), np.ones(1)), "huge": (np.full((2, 2), 1e200), np.ones(2, np.int8)),
+           "dim": (np.zeros((2, 3)), np.ones(2, np.int8)), "empty": (np.zeros((0, 2)), np.zeros(0, np.int8)),
+           "length": (np.zeros((2, 2)), np.ones(3, np.int8)), "float-labels": (base[1][0], base[1][1].astype(float))}
+    assert valid_all(calc, k, base) == [True] * 6
+    outside = 0
+    for name, seq in bad.items():
+        seqs = base[:3] + [seq] + base[3:]
+        want = [_valid(calc, k, X, y) for X, y in seqs]
+        assert valid_all(calc, k, seqs) == want, name
+        outside += name == "outside" and not want[3]
+    # the row outside the unit ball is refused exactly when the claim assumes κ(x, x) ≤ 1 and the kernel is linear
+    assert outside == (calc.unit_kernel and kernel == "linear")
