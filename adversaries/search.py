@@ -305,7 +305,8 @@ class Problem:
             self._last_print = time.monotonic()
             s = self.summary
             print(f"\rhunt {s.claim}: {s.tried} tried, best lhs − rhs = {s.best_gap:.4g}, "
-                  f"float64 violations = {s.float_violations}", end="", file=sys.stderr, flush=True)
+                  f"float64 violations = {s.float_violations} (+{s.flagged} flagged by the float screen)", end="",
+                  file=sys.stderr, flush=True)
 
 
 # ------------------------------------------------------------------------------------------------- default params
