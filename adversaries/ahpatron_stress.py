@@ -57,8 +57,7 @@ def adaptive_boundary(learner, rng, T, d, pool):
     X, y = np.empty((T, d)), np.empty(T, dtype=np.int8)
     for t in range(T):
         cand = unit_ball(rng, pool, d)
-        scores = np.array([abs(float(learner.score(c))) for c in cand])
-        x = cand[int(np.argmin(scores))]
+        x = cand[int(np.argmin(np.abs(learner.scores(cand))))]
         X[t], y[t] = x, 1 if x @ w >= 0 else -1
         learner.learn(x, int(y[t]))
     return X, y

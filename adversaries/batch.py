@@ -1,12 +1,16 @@
 """The hunt's batch screener (issue 11): run a batch of candidate sequences of one configuration through the
 compiled learner in one call (learners.compiled.run_batch), read the claim's float screen on each run
 (``Claim.screen``, bounds/screen.py), and send to the claim's full check (``Problem.evaluate``) every candidate the
-screen does not clear.
+screen neither clears nor flags.
 
 Soundness: a screen is never a verdict. A candidate is *cleared* (counted as tried and as ``cleared``, its float
 gap kept for the climb) only when ``Screen.clears()``: its float margin rhs + tol − lhs is finite and positive
 beyond the screen's stated tolerance (bounds.screen.SCREEN_RTOL), so the full check could not call it violated.
-Every candidate that is near, over or NaN, whose run raised, or that the screen cannot read goes through
+A candidate is *flagged* (counted as tried and as ``flagged``, kept as a float-violation candidate with its float
+gap, ``Problem.flag``) only when ``Screen.flags()``: its float margin is negative beyond the same slack. A flagged
+candidate is never a violation by itself: it has no result, and the hunt's certification step runs its full check
+first (``Problem.confirm``) and replays it only when that check calls it violated; it counts as a float violation
+only then. Every candidate that is near or NaN, whose run raised, or that the screen cannot read goes through
 ``Problem.evaluate``: the claim's own check and, for violations, the certified replay, exactly as without a
 screen. Screening is skipped for a whole batch when the claim has no screen, the compiled path does not apply, or
 :class:`ScreenGate` finds screening not worth it (below); each sequence is validated as ``Claim.check`` validates
@@ -39,12 +43,12 @@ REFUSED = "refused"
 class ScreenGate:
     """Adaptive screening, one per hunt: whether screening the next batch is worth running every candidate twice.
 
-    A screen pays only when it clears: a candidate it does not clear is run once for the screen and again by the
-    full check. The gate keeps the clear rate (cleared / screened) of the last :attr:`WINDOW` screened batches;
-    while that rate is below :attr:`MIN_RATE` (an erratum claim whose candidates are mostly over the line, e.g.
-    BOGD-H) batches go straight to the full check, except that after :attr:`PROBE_AFTER` candidates checked
-    without a screen the next batch is screened again (a probe), so that a climb into territory where the claim
-    holds turns screening back on. The gate only chooses between two sound paths: it never clears anything."""
+    A screen pays only when it decides (clears or flags): a candidate it does not decide is run once for the screen
+    and again by the full check. The gate keeps the decided rate (decided / screened) of the last :attr:`WINDOW`
+    screened batches; while that rate is below :attr:`MIN_RATE` (candidates mostly near the line, or NaN screens)
+    batches go straight to the full check, except that after :attr:`PROBE_AFTER` candidates checked without a
+    screen the next batch is screened again (a probe), so that a climb into territory the screen decides turns
+    screening back on. The gate only chooses between two sound paths: it never clears or flags anything."""
 
     WINDOW = 4
     MIN_RATE = 0.5
@@ -55,7 +59,7 @@ class ScreenGate:
         self.unscreened = 0  # candidates fully checked without a screen since the last screened batch
 
     def rate(self) -> float:
-        """The clear rate over the window (1 while nothing was screened)."""
+        """The decided rate over the window (1 while nothing was screened)."""
         n = sum(s for _, s in self.recent)
         return sum(c for c, _ in self.recent) / n if n else 1.0
 
@@ -64,10 +68,10 @@ class ScreenGate:
         return (len(self.recent) < self.WINDOW or self.rate() >= self.MIN_RATE
                 or self.unscreened >= self.PROBE_AFTER)
 
-    def record(self, cleared: int, screened: int) -> None:
-        """A screened batch: ``cleared`` of its ``screened`` candidates were cleared."""
+    def record(self, decided: int, screened: int) -> None:
+        """A screened batch: ``decided`` of its ``screened`` candidates were cleared or flagged."""
         if screened:
-            self.recent.append((cleared, screened))
+            self.recent.append((decided, screened))
             self.unscreened = 0
 
     def skip(self, n: int) -> None:
@@ -109,6 +113,37 @@ def _valid(calc: Any, kernel: Any, X: np.ndarray, y: np.ndarray) -> bool:
     return not calc.unit_kernel or bool(np.all(kernel.diag(X) <= 1 + 1e-12))
 
 
+def valid_all(calc: Any, kernel: Any, seqs: Sequence[tuple]) -> list[bool]:
+    """``[_valid(calc, kernel, X, y) for X, y in seqs]``, in one pass over the batch's rows when every sequence is
+    a plain float64 (T, d) array of one d with T ≥ 1 and a 1-d numeric label array of its length (the search's own
+    candidates): all are valid when every row is finite, every label ±1, the kernel's data check passes on all rows
+    (its overflow test is a maximum over rows) and, when the claim assumes it, every κ(x, x) ≤ 1 + 1e-12. Per
+    sequence otherwise, or when that pass finds anything wrong (to say which)."""
+    if _plain(seqs):
+        X = np.concatenate([X for X, _ in seqs])
+        y = np.concatenate([y for _, y in seqs])
+        try:
+            if np.all(np.isfinite(X)) and np.all((y == 1) | (y == -1)):
+                kernel.check_data(X)
+                if not calc.unit_kernel or bool(np.all(kernel.diag(X) <= 1 + 1e-12)):
+                    return [True] * len(seqs)
+        except ValueError:
+            pass
+    return [_valid(calc, kernel, X, y) for X, y in seqs]
+
+
+def _plain(seqs: Sequence[tuple]) -> bool:
+    """Whether every (X, y) is a float64 (T, d) array of one common d with T ≥ 1, and y a 1-d integer or float
+    array of length T."""
+    dims = set()
+    for X, y in seqs:
+        if not (isinstance(X, np.ndarray) and isinstance(y, np.ndarray) and X.dtype == np.float64 and X.ndim == 2
+                and y.ndim == 1 and y.dtype.kind in "iuf" and len(y) == len(X) >= 1):
+            return False
+        dims.add(X.shape[1])
+    return len(dims) == 1
+
+
 def screenable(prob: Any, cfg: dict) -> bool:
     """Whether a batch of ``cfg`` would be screened now: the claim has a screen, the configuration names a learner
     and the hunt's :class:`ScreenGate` is open."""
@@ -117,8 +152,8 @@ def screenable(prob: Any, cfg: dict) -> bool:
 
 def evaluate_batch(prob: Any, cfg: dict, seqs: Sequence[tuple[np.ndarray, np.ndarray]], engine: str,
                    generators: "Sequence[str | None] | None" = None) -> list:
-    """The Candidates of ``seqs`` (one configuration ``cfg``) in order: cleared ones by their screen, the others by
-    ``prob.evaluate`` (None where it returns None, and for the candidates of a refused configuration after the
+    """The Candidates of ``seqs`` (one configuration ``cfg``) in order: cleared and flagged ones by their screen
+    (``prob.admit``, ``prob.flag``), the others by ``prob.evaluate`` (None where it returns None, and for the candidates of a refused configuration after the
     first). ``generators`` names each sequence's generator for the hunt's per-generator counts."""
     gens = list(generators) if generators is not None else [None] * len(seqs)
 
@@ -132,7 +167,7 @@ def evaluate_batch(prob: Any, cfg: dict, seqs: Sequence[tuple[np.ndarray, np.nda
     from learners import parse_kernel
 
     kernel = parse_kernel(cfg["kernel"])
-    ok = [_valid(prob.calc, kernel, X, y) for X, y in seqs]
+    ok = valid_all(prob.calc, kernel, seqs)
     first = next((i for i, good in enumerate(ok) if good), None)
     ready = _prepare(prob, cfg, None if first is None else seqs[first])
     if ready == REFUSED:
@@ -140,10 +175,19 @@ def evaluate_batch(prob: Any, cfg: dict, seqs: Sequence[tuple[np.ndarray, np.nda
     if ready is None:
         return [full(i) for i in range(len(seqs))]
     screens = _screens(prob.calc, *ready, seqs, ok)
-    clears = [s is not None and s.clears() for s in screens]
-    prob.gate.record(sum(clears), sum(s is not None for s in screens))
-    return [prob.admit(cfg, seqs[i][0], seqs[i][1], engine, screens[i].gap, gens[i]) if clears[i] else full(i)
+    ways = [_decision(s) for s in screens]
+    prob.gate.record(sum(w is not None for w in ways), sum(s is not None for s in screens))
+    return [full(i) if ways[i] is None else
+            getattr(prob, ways[i])(cfg, seqs[i][0], seqs[i][1], engine, screens[i].gap, gens[i])
             for i in range(len(seqs))]
+
+
+def _decision(screen: Any) -> "str | None":
+    """The Problem method that records a candidate its screen decides: ``admit`` (cleared), ``flag`` (a clear float
+    violation, checked at certification); None for the full check now."""
+    if screen is None:
+        return None
+    return "admit" if screen.clears() else ("flag" if screen.flags() else None)
 
 
 def _screens(calc: Any, learner: Any, claim_params: dict, seqs: Sequence[tuple], ok: Sequence[bool]) -> list:

@@ -39,9 +39,12 @@ fewer than half of the recently screened candidates were cleared (an erratum cla
 the line), batches go straight to the full check instead of running every candidate twice, with a screened probe
 batch now and then. The hypothesis engine keeps its 20 % and evaluates one candidate at a time.
 
-Counting (issue 8, "The hunt"): ``tried`` candidates (``cleared`` of them by the float screen alone, the others by
-the full check); ``inconclusive`` ones (of those fully checked); ``float_violations`` (holds False in
-float64). A float64 violation is only a candidate: once the search ends (the last 20 % of the time, at most 30 s, is
+Counting (issue 8, "The hunt"): ``tried`` candidates (``cleared`` and ``flagged`` of them by the float screen alone,
+the others by the full check); ``inconclusive`` ones (of those fully checked); ``float_violations`` (holds False in
+float64 by the full check). A ``flagged`` candidate (its screen's float margin below −slack) is a float-violation
+candidate whose full check is deferred: it joins the candidates for certification, and when picked it is fully
+checked first (``Problem.confirm``); one that check does not call violated is dropped and counted under
+``flags_refuted``, one it does counts as a float violation and goes on as below. A float64 violation is only a candidate: once the search ends (the last 20 % of the time, at most 30 s, is
 kept for this), up to :data:`MAX_REPLAYS` of them (the first, the largest gap, the shortest, then others) are
 minimised (rounds, then dimensions, then parameters), turned into a witness with its explicit comparator, and
 replayed by ``bounds.errata.replay`` (the certified replay, at most :data:`REPLAY_SECONDS` each). ``confirmed``
@@ -114,6 +117,8 @@ class HuntSummary:
     screened: int = 0
     slow: int = 0  # candidates dropped because their check ran past Problem.eval_limit
     cleared: int = 0  # candidates cleared by the claim's float screen without the full check (adversaries.batch)
+    flagged: int = 0  # float-violation candidates flagged by the screen, their full check deferred to certification
+    flags_refuted: int = 0  # flagged candidates picked for certification that their full check did not call violated
     wall_seconds: float = 0.0
     best: dict = field(default_factory=dict)
     notes: list = field(default_factory=list)
@@ -254,25 +259,54 @@ class Problem:
               generator: str | None = None) -> Candidate:
         """Record a candidate that the claim's float screen cleared (adversaries.batch): tried and ``cleared``, its
         float gap kept for the climb and the largest gap; no verdict (it never becomes a violation or a witness)."""
+        self.summary.cleared += 1
+        return self._screened(cfg, X, y, engine, gap, generator, "cleared by the float screen")
+
+    def flag(self, cfg: dict, X: np.ndarray, y: np.ndarray, engine: str, gap: float,
+             generator: str | None = None) -> Candidate:
+        """Record a candidate that the claim's float screen flagged as a clear float violation (adversaries.batch):
+        tried and ``flagged``, its float gap kept, and kept among the candidates for certification (``found``)
+        without a result: :meth:`confirm` runs its full check there. No verdict, and not a float violation until
+        that check says so."""
+        self.summary.flagged += 1
+        cand = self._screened(cfg, X, y, engine, gap, generator, "flagged by the float screen (not checked)")
+        if len(self.found) < 50:
+            self.found.append((cand, generator or engine))
+        return cand
+
+    def _screened(self, cfg: dict, X: np.ndarray, y: np.ndarray, engine: str, gap: float, generator: str | None,
+                  how: str) -> Candidate:
+        """A candidate decided by the float screen alone: counted as tried, its gap kept for the climb."""
         s = self.summary
         self._count(engine, generator)
-        s.cleared += 1
         cand = Candidate(cfg["kernel"], X, y, cfg["learner"], dict(cfg["params"]), gap)
         if gap > s.best_gap:
             s.best_gap = gap
             s.best = {"T": cand.T, "kernel": cand.kernel, "learner": cand.learner, "params": cand.params,
-                      "gap": gap, "holds": "cleared by the float screen", "engine": engine}
+                      "gap": gap, "holds": how, "engine": engine}
         if self.best is None or gap >= self.best.gap:
             self.best = cand
         self._report()
         return cand
+
+    def confirm(self, cand: Candidate) -> "Candidate | None":
+        """A certification candidate with its full check: ``cand`` itself when it has a result, else (a flagged
+        candidate) the full check's candidate when that check calls it violated in float64, else None (counted
+        under ``flags_refuted``)."""
+        if cand.result is not None:
+            return cand
+        checked = _still_violated(self, cand, cand.X, cand.y)
+        if checked is None:
+            self.summary.flags_refuted += 1
+        return checked
 
     def _report(self) -> None:
         if self.progress and time.monotonic() - self._last_print > 2.0:
             self._last_print = time.monotonic()
             s = self.summary
             print(f"\rhunt {s.claim}: {s.tried} tried, best lhs − rhs = {s.best_gap:.4g}, "
-                  f"float64 violations = {s.float_violations}", end="", file=sys.stderr, flush=True)
+                  f"float64 violations = {s.float_violations} (+{s.flagged} flagged by the float screen)", end="",
+                  file=sys.stderr, flush=True)
 
 
 # ------------------------------------------------------------------------------------------------- default params
@@ -817,6 +851,9 @@ def _certify_all(prob: Problem, out_dir: Path, seconds: float) -> None:
         left = max(prob.deadline - _now(), 0.0)
         if n >= MAX_WITNESSES and left <= 0:
             break
+        cand = prob.confirm(cand)  # a flagged candidate gets its full check first
+        if cand is None:
+            continue
         small = minimise(prob, cand, max(left, seconds) / (2 * (len(chosen) - n)))
         path, ok = certify_and_write(prob, small, engine, out_dir, n)
         s.replayed += 1

@@ -36,7 +36,6 @@ small, readable examples. Longer ones draw the shape and a seed through hypothes
 """
 from __future__ import annotations
 
-from fractions import Fraction
 
 import numpy as np
 from hypothesis import strategies as st
@@ -71,15 +70,56 @@ UNIT_MARGIN = 1 + 2.0**-40
 def into_unit_ball(X: np.ndarray) -> np.ndarray:
     """Rows of X rescaled (only those outside) onto the closed unit ball: ‖x_t‖ ≤ 1 afterwards *exactly* for the
     stored floats, as certified verdicts check it (a claim assuming κ(x, x) ≤ 1 refuses a row with ‖x‖² = 1 + 2⁻⁵²).
-    A row whose exact ‖x‖² (in rationals) exceeds 1 after the rescaling is divided once more by 1 + 2⁻⁴⁰; rows
-    already of norm exactly 1 in floats (e_i, (±½, ±½, ±½, ±½), ...) stay on the sphere."""
+    A row whose exact ‖x‖² exceeds 1 after the rescaling is divided once more by 1 + 2⁻⁴⁰; rows already of norm
+    exactly 1 in floats (e_i, (±½, ±½, ±½, ±½), ...) stay on the sphere. The exact test (:func:`exact_in_ball`)
+    runs only on rows near the sphere that the rigorous float test (:func:`float_in_ball`) cannot accept."""
     X = np.asarray(X, float)
     n = np.linalg.norm(X, axis=1, keepdims=True)
     X = X / np.maximum(n, 1.0)
-    for i in np.flatnonzero(n[:, 0] >= 1 - 1e-9):
-        if sum(Fraction(v) ** 2 for v in X[i]) > 1:
-            X[i] = X[i] / UNIT_MARGIN
+    near = np.flatnonzero(n[:, 0] >= 1 - 1e-9)
+    near = near[~float_in_ball(X[near])]
+    out = near[~exact_in_ball(X[near])]
+    X[out] = X[out] / UNIT_MARGIN
     return X
+
+
+#: float64's unit roundoff.
+UNIT_ROUNDOFF = 2.0**-53
+
+
+def float_in_ball(X: np.ndarray) -> np.ndarray:
+    """Per row of X (shape (n, d)): True only when the float sum of squares s proves the exact ‖x‖² ≤ 1.
+
+    Rigour: s = fl(Σ x_i²) (d products, d − 1 additions, any order, FMA or not) satisfies
+    |s − Σ x_i²| ≤ γ_d Σ x_i² + d·2⁻¹⁰⁷⁴ with γ_d = d·u / (1 − d·u), u = 2⁻⁵³ (the last term bounds underflow in
+    the products). The test s ≤ t with t = 1 − (2d + 4)·u (exact in float64: a multiple of u in [½, 1)) then gives
+    Σ x_i² ≤ (t + d·2⁻¹⁰⁷⁴) / (1 − γ_d) ≤ 1, since (2d + 4)·u exceeds γ_d + d·2⁻¹⁰⁷⁴ for any d below 2⁴⁰.
+    NaN and overflow give False (the exact test then decides or raises)."""
+    X = np.asarray(X, float)
+    d = X.shape[1]
+    if d >= 2**40:
+        return np.zeros(len(X), bool)
+    return np.einsum("ij,ij->i", X, X) <= 1.0 - (2 * d + 4) * UNIT_ROUNDOFF
+
+
+def exact_in_ball(X: np.ndarray) -> np.ndarray:
+    """Per row of X (shape (n, d)): whether Σ x_i² ≤ 1 exactly for its float64 entries, in integer arithmetic:
+    x_i = m_i·2^(k_i) with integers m_i (|m_i| < 2⁵³) and k_i (np.frexp), so Σ x_i² ≤ 1 ⇔ s·2^(2k) ≤ 1 for
+    k = min k_i and s = Σ m_i²·2^(2(k_i − k)). A non-finite entry raises ValueError (as Fraction does)."""
+    X = np.asarray(X, float)
+    if not np.all(np.isfinite(X)):
+        raise ValueError("exact_in_ball: entries must be finite")
+    mant, exp = np.frexp(X)
+    M = (mant * 2.0**53).astype(np.int64).tolist()  # exact: a significand has at most 53 bits
+    K = (exp.astype(np.int64) - 53).tolist()
+    return np.array([_exact_row(m, k) for m, k in zip(M, K)], bool)
+
+
+def _exact_row(m: list, k: list) -> bool:
+    """Σ (m_i·2^(k_i))² ≤ 1 in Python integers (see :func:`exact_in_ball`)."""
+    k0 = min(k, default=0)
+    s = sum(mi * mi << 2 * (ki - k0) for mi, ki in zip(m, k))
+    return s << max(2 * k0, 0) <= 1 << max(-2 * k0, 0)
 
 
 def unit_rows(X: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -415,6 +455,7 @@ def degenerate(draw, kernel: "str | None" = "linear", kind: "str | None" = None,
 
 
 __all__ = ["local_move", "perturb_batch", "unit_rows", "DEGENERATE_KINDS", "EXPLICIT_MAX", "KERNEL_SPECS", "SCALES", "degenerate", "into_unit_ball",
+           "float_in_ball", "exact_in_ball", "UNIT_ROUNDOFF",
            "kernel_and_sequence", "kernel_specs", "labels",
            "long_sequences", "points", "separable", "separable_with_direction", "sequences", "short_sequences",
            "unit_vectors", "with_duplicates", "with_label_noise"]

@@ -353,9 +353,10 @@ def check_claim(factory: Callable[..., Any], cid: str, implements: "str | None",
         n, why = _certified_on_checks(cid, implements, kernel, seed, max(seconds, 2.0))
         if missing.terms:
             return ClaimVerdict(cid, "not applicable", missing.reason(), gap, [], tried, time.monotonic() - t0)
-        if s is not None and (s.float_violations or s.float_only):
-            return ClaimVerdict(cid, "inconclusive", f"{s.float_violations} float64 violation(s) in the search, none "
-                                f"confirmed by the certified replay (float-only candidates in {out_dir}/float-only)",
+        if s is not None and (s.float_violations or s.float_only or s.flagged > s.flags_refuted):
+            return ClaimVerdict(cid, "inconclusive", f"{s.float_violations} float64 violation(s) in the search "
+                                f"({s.flagged} candidate(s) flagged by the float screen, {s.flags_refuted} of them "
+                                f"refuted by the full check), none confirmed by the certified replay (float-only candidates in {out_dir}/float-only)",
                                 gap, [], tried, time.monotonic() - t0, certified_on=n)
         if why:
             return ClaimVerdict(cid, "inconclusive", f"no violation in {tried} sequences searched, but not every "

@@ -3,8 +3,9 @@ counterexample search can skip the full check of candidates that clearly hold.
 
 A screen is never a verdict (DESIGN.md "Numbers": VIOLATED needs a certified replay, "holds" a rigorous bound).
 It only decides what is worth the full check: a candidate is *cleared* (skipped) when its float margin
-rhs + tol − lhs is positive beyond :data:`SCREEN_RTOL` times the magnitudes involved; everything near, over or not
-finite (NaN) goes through ``Claim.check``. A screen computes lhs, rhs and tol as the claim's check computes them
+rhs + tol − lhs is positive beyond :data:`SCREEN_RTOL` times the magnitudes involved; it is *flagged* (a float
+violation candidate whose full check is deferred to the hunt's certification step, adversaries/batch.py) when the
+margin is negative beyond the same slack; everything near or not finite (NaN) goes through ``Claim.check``. A screen computes lhs, rhs and tol as the claim's check computes them
 (tests/test_screen.py holds every screen to its check within SCREEN_RTOL), so a cleared candidate is one the check
 would not call violated: the check's margin is at least the screen's minus 3·SCREEN_RTOL·scale.
 """
@@ -49,6 +50,12 @@ class Screen:
         """True only when the margin is finite and beyond the slack: the check cannot call this run violated."""
         m = self.margin
         return math.isfinite(m) and math.isfinite(self.slack) and m > self.slack
+
+    def flags(self) -> bool:
+        """True only when the margin is finite and below −slack: the check would call this run violated in float64
+        (a candidate for the certified replay, never a verdict)."""
+        m = self.margin
+        return math.isfinite(m) and math.isfinite(self.slack) and m < -self.slack
 
 
 def tolerances(lhs: np.ndarray, rhs: np.ndarray, *mags: np.ndarray) -> np.ndarray:

@@ -92,6 +92,11 @@ class OnlineLearner(ABC):
     def score(self, x: np.ndarray) -> float:
         """f_t(x), the current real-valued output."""
 
+    def scores(self, X: np.ndarray) -> np.ndarray:
+        """f_t at every row of X as float64, the hypothesis unchanged: ``[float(score(x)) for x in X]``, which a
+        learner may compute in one vectorised step (equal to it within rounding, 1e-12 relative to the terms)."""
+        return np.array([float(self.score(x)) for x in np.asarray(X, float)], float)
+
     @abstractmethod
     def _round(self, t: int, x: np.ndarray, y: int) -> tuple[float, str]:
         """Play round t on (x, y): return (f_t(x_t), update kind) after updating the hypothesis."""
@@ -239,6 +244,13 @@ class KernelLearner(OnlineLearner):
 
     def score(self, x):
         return self.f(nm.asarray(x))
+
+    def scores(self, X):
+        """f at every row of X in one kernel matrix product (KernelExpansion.values) when the score is f itself
+        (a subclass's own ``score`` and ball arithmetic take the row-by-row default)."""
+        if type(self).score is not KernelLearner.score or nm.is_ball():
+            return super().scores(X)
+        return np.asarray(self.f.values(np.asarray(X, float)), float)
 
     def size(self):
         return len(self.f)

@@ -345,6 +345,52 @@ def test_into_unit_ball_is_exact_for_the_stored_floats():
     assert np.array_equal(S.into_unit_ball(exact)[:2], exact[:2])
 
 
+def _exact_sq(row) -> "Fraction":
+    from fractions import Fraction
+
+    return sum(Fraction(float(v)) ** 2 for v in row)
+
+
+def _sphere_rows(rng: np.random.Generator) -> np.ndarray:
+    """Rows on, just inside and just outside the unit sphere (one coordinate one ulp up or down after a float
+    rescaling), exact dyadic points on it, mixed magnitudes and subnormal coordinates, d from 1 to 9."""
+    rows = []
+    for d in range(1, 10):
+        Z = rng.normal(size=(60, d)) * rng.choice([1.0, 1e-3, 1e5], size=(60, d))
+        Z = Z / np.linalg.norm(Z, axis=1, keepdims=True)
+        j = rng.integers(d, size=60)
+        up, down = Z.copy(), Z.copy()
+        up[np.arange(60), j] = np.nextafter(Z[np.arange(60), j], np.copysign(np.inf, Z[np.arange(60), j]))
+        down[np.arange(60), j] = np.nextafter(Z[np.arange(60), j], 0.0)
+        tiny = Z.copy()
+        tiny[:, 0] = 5e-324 * rng.integers(1, 4, size=60)  # subnormal: their squares underflow in floats
+        rows += [np.pad(M, ((0, 0), (0, 9 - d))) for M in (Z, up, down, tiny, Z * (1 - 1e-12), Z * (1 + 1e-12))]
+    exact = np.zeros((4, 9))
+    exact[0, 0], exact[1, :4], exact[2, :2], exact[3, :2] = 1.0, 0.5, (0.6, 0.8), (-0.75, 2.0**-0.5)
+    return np.vstack(rows + [exact])
+
+
+def test_into_unit_ball_float_fast_path_accepts_only_points_inside_exactly():
+    """float_in_ball accepts a row only when its exact ‖x‖² ≤ 1 (on points built on, one ulp either side of and
+    1e-12 off the sphere, subnormal coordinates included) and does accept the rows clearly inside; exact_in_ball
+    agrees with the Fraction test on every row, both ways; into_unit_ball leaves every row exactly inside."""
+    rows = _sphere_rows(np.random.default_rng(11))
+    truth = np.array([_exact_sq(r) <= 1 for r in rows])
+    assert truth.any() and not truth.all()  # the set has rows on both sides of the sphere
+    fast = S.float_in_ball(rows)
+    assert not np.any(fast & ~truth)
+    clearly_inside = np.einsum("ij,ij->i", rows, rows) <= 1 - 1e-13
+    assert clearly_inside.sum() > 100 and np.all(fast[clearly_inside])
+    assert np.array_equal(S.exact_in_ball(rows), truth)
+    assert all(_exact_sq(r) <= 1 for r in S.into_unit_ball(rows * 1.5))
+    assert all(_exact_sq(r) <= 1 for r in S.into_unit_ball(rows))
+
+
+def test_exact_in_ball_refuses_non_finite_rows():
+    with pytest.raises(ValueError, match="finite"):
+        S.exact_in_ball(np.array([[0.5, np.nan]]))
+
+
 def test_sequence_specs_read_k_eq_v_like_the_command_line():
     """parse_spec shares learners.params.parse_assignments with --param: declared values parsed, a piece without
     '=' or a repeated name refused with a one-line message naming the sequence."""

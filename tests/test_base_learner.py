@@ -29,3 +29,35 @@ def test_predict_uses_the_sign_with_the_learners_tie_label():
     lrn.learn(np.array([1.0, 0.0]), -1)  # f = −κ(e₁, ·)
     assert lrn.predict(np.array([2.0, 0.0])) == -1 and lrn.predict(np.array([-2.0, 0.0])) == 1
     assert [lrn.sign(s) for s in (0.5, -0.5, 0.0)] == [1, -1, 1]
+
+
+def _kernel_scale(lrn) -> float:
+    """1 + Σ|α_i| (the magnitude of the terms of f(x) when 0 < κ ≤ 1), or 1 without an expansion."""
+    f = getattr(lrn, "f", None)
+    return 1.0 + float(np.abs(np.asarray(f.alpha, float)).sum()) if f is not None and len(f) else 1.0
+
+
+def test_scores_equal_score_row_by_row_for_every_learner():
+    """OnlineLearner.scores(X) (one kernel matrix product for a KernelLearner) equals [score(x) for x in X] within
+    1e-12 of the terms' magnitude, for every registered learner that runs with the Gaussian or the linear kernel
+    with its default parameters, after 40 rounds; the learner's state is unchanged by it."""
+    rng = np.random.default_rng(5)
+    X, Q = rng.uniform(-0.5, 0.5, (40, 3)), rng.uniform(-0.5, 0.5, (64, 3))
+    y = np.where(X[:, 0] + 0.3 * rng.normal(size=40) > 0, 1, -1)
+    fast = 0
+    for name in learners.available():
+        for kernel in ("gaussian:sigma=0.7", "linear"):
+            try:
+                lrn = learners.make(name, kernel=kernel, compiled=False)
+                for x, label in zip(X, y):
+                    lrn.learn(x, int(label))
+            except (ValueError, TypeError, ImportError):
+                continue
+            slow = np.array([float(lrn.score(q)) for q in Q])
+            got = lrn.scores(Q)
+            assert got.shape == (64,) and got.dtype == np.float64
+            np.testing.assert_allclose(got, slow, rtol=0, atol=1e-12 * _kernel_scale(lrn), err_msg=name)
+            assert np.array_equal(np.array([float(lrn.score(q)) for q in Q]), slow)  # state unchanged
+            fast += type(lrn).score is learners.base.KernelLearner.score
+            break
+    assert fast >= 5  # the vectorised path is exercised, not only the default

@@ -6,6 +6,7 @@ runs."""
 from __future__ import annotations
 
 import math
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +26,11 @@ CASES = [("FGT-L7", "forgetron-basic", {"B": 2}), ("FGT-Q", "forgetron-self-tune
          ("BOGD-UNB", "bogd", {"B": 2}), ("BOGD-UNB", "bogd++", {"B": 3}), ("BOGD-H", "bogd++", {"B": 2}),
          ("BOGD-H", "bogd", {"B": 3}), ("ALD-DET", "pomd", {})]
 KERNELS = ("linear", "gaussian:sigma=1")
+
+
+def _stable_seed(*parts: str) -> int:
+    """A seed from strings that is the same in every process (hash() of a str is randomised per process)."""
+    return zlib.crc32("|".join(parts).encode())
 
 
 def _sequences(seed: int, n: int, d: int = 2) -> list:
@@ -55,7 +61,7 @@ def _close(a: float, b: float, scale: float) -> bool:
 @pytest.mark.parametrize("cid,learner,params", CASES)
 def test_screen_equals_check(cid, learner, params, kernel):
     calc = bounds.get(cid)
-    seqs = _sequences(hash((cid, learner, kernel)) % 2**32, 12)
+    seqs = _sequences(_stable_seed(cid, learner, kernel), 12)
     for (X, y), scr in zip(seqs, _screens(calc, learner, kernel, params, seqs)):
         try:
             res = calc.check(X, y, kernel=kernel, learner=learner, params=params, certify=False)
@@ -123,7 +129,7 @@ def test_clearing_batch_counts_truthfully():
     seqs = _sequences(4, 16)
     out = evaluate_batch(prob, cfg, seqs, "local")
     assert s.tried == 16 and 0 < s.cleared <= 16
-    assert sum(c is not None and c.result is None for c in out) == s.cleared
+    assert sum(c is not None and c.result is None for c in out) == s.cleared + s.flagged
 
 
 @pytest.mark.parametrize("name,params", [("forgetron-basic", {"B": 3}), ("forgetron-self-tuned", {"B": 2}),
@@ -196,7 +202,7 @@ def test_gate_closes_below_the_clear_rate_and_probes_again():
 
 
 def test_closed_gate_checks_each_candidate_once(monkeypatch):
-    """BOGD-H's case: once its screens rarely clear, a batch is not run for the screen at all (no screen call, no
+    """Once the screens rarely decide (clear or flag), a batch is not run for the screen at all (no screen call, no
     candidate cleared): each candidate costs one full check instead of two runs."""
     calls = []
     calc = bounds.get("FGT-Q")
@@ -251,3 +257,71 @@ def test_structured_engine_batches_only_screened_claims(monkeypatch, cid, learne
     search.run_structured(prob, math.inf, np.random.default_rng(0))
     assert len(sizes) == 5
     assert (max(sizes) == STRUCTURED_BATCH) if batched else (sizes == [1] * 5)
+
+
+@pytest.mark.parametrize("lhs,rhs,tol,flags", [(math.nan, 0.0, 1e-9, False), (1.0, 1.0, 0.0, False),
+                                                (1.0 + 1e-9, 1.0, 1e-9, False), (1.0 + 1e-9, 1.0, 0.0, True),
+                                                (1.0, 0.0, 0.0, True), (0.0, 1.0, 0.0, False),
+                                                (math.inf, 0.0, 0.0, False)])
+def test_flags_only_beyond_the_stated_slack(lhs, rhs, tol, flags):
+    """A flag needs lhs − rhs − tol finite and above the slack (3e-12 · (1 + magnitudes)); never both flags and
+    clears."""
+    scr = Screen(lhs, rhs, tol)
+    assert scr.flags() is flags and not (scr.flags() and scr.clears())
+
+
+def test_flagged_candidates_are_float_candidates_never_verdicts(monkeypatch, tmp_path):
+    """A screen that flags every run of a claim that holds (FGT-L7 on these sequences): every candidate is tried and
+    flagged, none has a result or counts as a float violation; certification checks the picked ones in full
+    first, which refutes them: no replay, no witness, no float-only file, each refutation counted."""
+    from adversaries.search import _certify_all
+
+    calc = bounds.get("FGT-L7")
+    monkeypatch.setattr(type(calc), "screen", lambda self, run, lrn, cp: Screen(1.0, 0.0, 1e-9))
+    prob, cfg, s = _problem("FGT-L7", "forgetron-basic")
+    out = evaluate_batch(prob, cfg, _sequences(3, 8), "local")
+    assert s.tried == s.flagged == 8 and s.float_violations == 0 and s.cleared == 0
+    assert all(c.result is None for c in out) and [c for c, _ in prob.found] == out
+    _certify_all(prob, tmp_path, 10.0)
+    assert s.flags_refuted >= 1 and s.replayed == s.confirmed == s.float_only == 0 and s.float_violations == 0
+    assert not list(tmp_path.rglob("*.json"))
+
+
+def test_flagged_erratum_candidates_are_confirmed_by_the_full_check():
+    """BOGD-H's real screen flags candidates its check calls violated; Problem.confirm runs that check (counted as
+    a tried candidate and a float violation) and returns a candidate with the check's result."""
+    prob, cfg, s = _problem("BOGD-H", "bogd++", {"B": 2})
+    evaluate_batch(prob, cfg, _sequences(9, 24), "local")
+    assert s.flagged > 0 and s.float_violations == 0
+    tried = s.tried
+    for cand, _ in prob.found:
+        checked = prob.confirm(cand)
+        assert checked is not None and checked.result.holds is False
+        assert checked.gap > 0 and _close(checked.gap, cand.gap, abs(checked.result.lhs) + abs(checked.result.rhs))
+    assert s.float_violations == len(prob.found) == s.tried - tried and s.flags_refuted == 0
+
+
+@pytest.mark.parametrize("cid,learner,kernel", [("FGT-Q", "forgetron-self-tuned", "linear"),
+                                                 ("AHP-L1", "ahpatron", "gaussian:sigma=1")])
+def test_batch_validation_equals_per_sequence_validation(cid, learner, kernel):
+    """valid_all (one pass over the batch's rows) gives _valid's answer for each sequence, on valid batches and on
+    batches with one bad sequence: NaN, a label 0, a row outside the unit ball, overflowing rows, mixed dimensions,
+    an empty or mislabelled-length sequence, int and float labels."""
+    from adversaries.batch import _valid, valid_all
+    from learners import parse_kernel
+
+    calc, k = bounds.get(cid), parse_kernel(kernel)
+    base = _sequences(12, 6)
+    bad = {"nan": (np.full((3, 2), np.nan), np.ones(3, np.int8)), "label": (base[0][0], np.zeros(len(base[0][1]))),
+           "outside": (np.array([[0.8, 0.7]]), np.ones(1)), "huge": (np.full((2, 2), 1e200), np.ones(2, np.int8)),
+           "dim": (np.zeros((2, 3)), np.ones(2, np.int8)), "empty": (np.zeros((0, 2)), np.zeros(0, np.int8)),
+           "length": (np.zeros((2, 2)), np.ones(3, np.int8)), "float-labels": (base[1][0], base[1][1].astype(float))}
+    assert valid_all(calc, k, base) == [True] * 6
+    outside = 0
+    for name, seq in bad.items():
+        seqs = base[:3] + [seq] + base[3:]
+        want = [_valid(calc, k, X, y) for X, y in seqs]
+        assert valid_all(calc, k, seqs) == want, name
+        outside += name == "outside" and not want[3]
+    # the row outside the unit ball is refused exactly when the claim assumes κ(x, x) ≤ 1 and the kernel is linear
+    assert outside == (calc.unit_kernel and kernel == "linear")
