@@ -283,3 +283,18 @@ def test_arb_lp_norm_of_the_zero_vector_is_exactly_zero(p):
         z = arb_lp_norm([arb(0), arb(0)], p)
         assert z.is_exact() and z == 0
         assert arb_lp_norm([arb(3), arb(4)], 2.0).contains(5)
+
+
+def test_the_scs_fallback_solves_to_its_tight_tolerances(monkeypatch):
+    """When CLARABEL is unavailable the solve falls back to SCS with tight tolerances (TIGHT): on two clusters whose
+    max-margin pair is known (γ* = half the distance of (1, 0) and (−1, 0.5): √4.25/2), SCS alone gives γ to 1e-6."""
+    import functools
+
+    from learners import maxmargin as mm
+
+    monkeypatch.setattr(mm, "_solve", functools.partial(mm._solve, solvers=("SCS",)))
+    Vp = np.array([[1.0, 0.0], [2.0, 0.5], [1.5, -1.0]])
+    Vm = np.array([[-1.0, 0.5], [-2.0, 1.0], [-1.5, -0.5]])
+    res = mm.max_margin(Vp, Vm)
+    want = math.sqrt(4.25) / 2
+    assert res.gamma == pytest.approx(want, abs=1e-6) and res.gamma_lower == pytest.approx(want, abs=1e-6)
