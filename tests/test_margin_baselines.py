@@ -147,3 +147,17 @@ def test_romma_step_keeps_w_when_the_new_constraint_is_met_with_equality():
                     (np.array([10.0, 0.0]), np.array([0.1, 0.0]), 1), (np.array([0.0, -10.0]), np.array([0.0, 0.1]), -1)):
         assert y * (w @ x) == 1.0  # the tie, exactly in float64
         assert np.array_equal(romma_step(w, x, y), w)
+
+
+@pytest.mark.parametrize("y", [[1, 1, -1], [-1, -1, 1]])
+def test_pumma_initialisation_keeps_the_first_point_of_each_class(y):
+    """PUMMA's initialisation keeps the first point of each class as (x₊, x₋), ignoring repeats of the class it has
+    until the other class appears; then w = (x₊ − x₋)/‖x₊ − x₋‖² (ROMMA's first step on (x₊ − x₋)/2), b = −wᵀ(x₊ + x₋)/2."""
+    X = np.array([[1.0, 0.5], [2.0, -1.0], [-1.0, 0.0]])
+    lrn = learners.make("pumma", kernel="linear")
+    lrn.run(X, np.array(y))
+    first = {c: X[y.index(c)] for c in (1, -1)}
+    assert np.array_equal(lrn.xp, first[1]) and np.array_equal(lrn.xm, first[-1])
+    u = (first[1] - first[-1]) / 2
+    w = u / (u @ u)
+    assert np.allclose(lrn.w, w, rtol=1e-15, atol=0) and lrn.b == pytest.approx(-(w @ (first[1] + first[-1])) / 2, rel=1e-15)
