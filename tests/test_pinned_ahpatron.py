@@ -310,6 +310,12 @@ def test_ahp_t4s_threshold_and_constants():
     assert not all(ahpatron_symbolic.theorem4_steps(chalf=sp_rational(2, 5)).values())
     assert all(ahpatron_symbolic.eq10_steps().values())
     assert not all(ahpatron_symbolic.eq10_steps(c13=sp_rational(12, 10)).values())
+    # the claim checks the printed constants, not looser ones that would also pass (12, 9/10 and 1/2, B ≥ 50)
+    printed = check("AHP-T4S", params={"B_min": 50}).terms
+    for step in ("3a/(1 - 3a) <= 12 a for a <= 1/4", "(U/sqrt(2B))/(1 - U/sqrt(2B)) <= 9/10 U/sqrt(B)",
+                 "sqrt(B)/((1 - U/sqrt(2B)) 2 sqrt2 U) <= 1/2 sqrt(B)/U",
+                 "lam/2 + 2.56U^2/(lam B) + 3.2U/B <= 3U/sqrt(B) for B >= 50"):
+        assert printed[step] is True, (step, sorted(printed))
     assert 1 + 12 * 0.25 == 4 and 1 + 0.9 * 0.25 <= 1.3 and 1 / (2 * 0.25) == 2
 
 
