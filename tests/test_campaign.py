@@ -42,7 +42,7 @@ def test_campaign_local_pool(tmp_path):
 def test_campaign_on_dask_local_cluster(tmp_path):
     distributed = pytest.importorskip("dask.distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as lc:
-        rows = campaign(["OMM-K2", "PER-T1"], seconds=3, out_dir=tmp_path, scheduler=lc.scheduler_address,
+        rows = campaign(["OMM-K2", "PER-T1"], seconds=6, out_dir=tmp_path, scheduler=lc.scheduler_address,
                         progress=False, clock="cpu")  # CPU seconds: the budget holds beside the other test worker
     _check_table(tmp_path, rows, ["OMM-K2", "PER-T1"])
     assert json.loads((tmp_path / "campaign.json").read_text())["meta"]["scheduler"].startswith("tcp://")
