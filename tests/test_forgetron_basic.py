@@ -520,3 +520,16 @@ def test_per_l1_perceptron_played_round_by_round_matches_the_observer_hook():
     assert (res[0].lhs, res[0].rhs, res[0].terms) == (res[1].lhs, res[1].rhs, res[1].terms)
     first = 1 + int(np.flatnonzero(learners.make("perceptron", kernel="gaussian:sigma=1").run(X, y).mistakes)[0])
     assert res[0].terms["worst round"] >= first
+
+
+@pytest.mark.parametrize("phi", [[0.5, 0.0], [0.5, -0.25], [1.0, 1.5]])
+def test_shrinking_perceptron_class_refuses_a_phi_list_outside_0_1(phi):
+    """Built directly (not through learners.make and its declaration), the class still refuses a schedule with a
+    φ_t outside (0, 1] (φ_t = 0 would erase f), naming the first bad value; (0, 1]'s ends 1 and a tiny φ pass."""
+    from learners.forgetron import ShrinkingPerceptron
+
+    k = learners.parse_kernel("linear")
+    bad = next(v for v in phi if not 0 < v <= 1)
+    with pytest.raises(ValueError, match=f"every phi_t must lie in \\(0, 1\\], got {bad!r}"):
+        ShrinkingPerceptron(k, phi=phi)
+    ShrinkingPerceptron(k, phi=[1.0, 5e-324])
