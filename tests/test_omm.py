@@ -747,6 +747,9 @@ def test_per_tight_checks_D_from_d_3_on(monkeypatch):
         X, y = per_tight_play(learners.make("omm-efficient", kernel="linear"), d)
         bounds.check("PER-TIGHT", X, y, kernel="linear", learner="omm-efficient", certify=False)
         assert {"Dbar", "gamma*"} <= set(seen) and ("D" in seen) is checks_D, (d, seen)
+        res = bounds.check("PER-TIGHT", X, y, kernel="linear", learner="omm-efficient", certify=False)
+        assert (res.terms["d"], res.terms["P"], res.terms["N"]) == (d, int(np.sum(y == 1)), int(np.sum(y == -1)))
+        assert res.terms["mistakes"] == d  # the construction forces a mistake on every e_t
 
 
 @pytest.mark.claim("OMM-T41")
