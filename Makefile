@@ -57,8 +57,8 @@ mutate: $(STAMP)   ## mutation kill rate of the test suite (opt-in; long: about 
 bench-scale: $(STAMP)   ## certified PER-T1 / AHP-T4 at T up to 10^4 (issue 14; --T 100000 for the full target)
 	$(BLAS1) $(BIN)/python benchmarks/bench_scale.py
 
-OLD ?= /tmp/bl_old
-bench-hunt: $(STAMP)   ## hunt throughput, this checkout against OLD (a worktree of today's code: git worktree add $(OLD) babfc9e)
+OLD ?= /tmp/bl_issue
+bench-hunt: $(STAMP)   ## hunt throughput against OLD, the tree issue 11 was filed on: git worktree add $(OLD) 8f5352d
 	$(BIN)/python benchmarks/bench_hunt_throughput.py --old $(OLD)
 
 bench: $(STAMP)   ## compiled vs generic learner.run on the Forgetron synthetic set (issue 11), then the older benches
