@@ -145,7 +145,10 @@ def test_shrinking_perceptron_follows_schedule(kseq, phis):
     b = learners.make("shrinking-perceptron", kernel=spec, phi=lambda t: phis[t - 1]).run(X, y)
     J = np.asarray(a["J"])
     np.testing.assert_allclose(a["phi"][J], np.asarray(phis)[: len(y)][J])
-    np.testing.assert_allclose(a.score, b.score)
+    # the list schedule may run compiled, the callable one runs the generic path: the same arithmetic up to the
+    # rounding of a cancellation (seen: 2.8e-17 against an exact 0), so the tolerance has an absolute part
+    scale = 1 + float(np.abs(a.score).max(initial=0.0))
+    np.testing.assert_allclose(a.score, b.score, rtol=1e-12, atol=1e-12 * scale)
     np.testing.assert_allclose(a.norm[J], a["phi"][J] * a["norm_prime"][J], rtol=1e-9, atol=1e-12)
 
 
