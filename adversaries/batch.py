@@ -101,6 +101,7 @@ def _prepare(prob: Any, cfg: dict, first: "tuple | None") -> "tuple[Any, dict] |
 def _valid(calc: Any, kernel: Any, X: np.ndarray, y: np.ndarray) -> bool:
     """Whether ``Claim.check`` would accept the sequence (learners.base.validate_sequence, the kernel's data check,
     κ(x_t, x_t) ≤ 1 with its relative tolerance 1e-12 when the claim assumes it)."""
+    from bounds.base import within_unit_kernel
     from learners.base import validate_sequence
 
     if np.ndim(X) != 2:  # the batch groups runs by X's dimension; anything else goes to the full check
@@ -110,7 +111,7 @@ def _valid(calc: Any, kernel: Any, X: np.ndarray, y: np.ndarray) -> bool:
         kernel.check_data(X)
     except ValueError:
         return False
-    return not calc.unit_kernel or bool(np.all(kernel.diag(X) <= 1 + 1e-12))
+    return not calc.unit_kernel or within_unit_kernel(kernel.diag(X))
 
 
 def valid_all(calc: Any, kernel: Any, seqs: Sequence[tuple]) -> list[bool]:
@@ -119,13 +120,15 @@ def valid_all(calc: Any, kernel: Any, seqs: Sequence[tuple]) -> list[bool]:
     candidates): all are valid when every row is finite, every label ±1, the kernel's data check passes on all rows
     (its overflow test is a maximum over rows) and, when the claim assumes it, every κ(x, x) ≤ 1 + 1e-12. Per
     sequence otherwise, or when that pass finds anything wrong (to say which)."""
+    from bounds.base import within_unit_kernel
+
     if _plain(seqs):
         X = np.concatenate([X for X, _ in seqs])
         y = np.concatenate([y for _, y in seqs])
         try:
             if np.all(np.isfinite(X)) and np.all((y == 1) | (y == -1)):
                 kernel.check_data(X)
-                if not calc.unit_kernel or bool(np.all(kernel.diag(X) <= 1 + 1e-12)):
+                if not calc.unit_kernel or within_unit_kernel(kernel.diag(X)):
                     return [True] * len(seqs)
         except ValueError:
             pass

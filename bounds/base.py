@@ -32,6 +32,13 @@ from .catalog import BY_ID, CatalogEntry
 
 RTOL = 1e-9
 ATOL = 1e-9
+#: The float test of a claim's κ(x_t, x_t) ≤ 1 assumption (ball arithmetic checks it exactly).
+UNIT_KERNEL_RTOL = 1e-12
+
+
+def within_unit_kernel(diag: np.ndarray) -> bool:
+    """Every float κ(x_t, x_t) ≤ 1 up to the relative tolerance :data:`UNIT_KERNEL_RTOL`."""
+    return bool(np.all(diag <= 1 + UNIT_KERNEL_RTOL))
 #: A learner's run computed elsewhere (bounds.scale_certify: a certified run at data-set scale) that
 #: ``Context.trace`` returns instead of running the learner again.
 GIVEN_TRACE: ContextVar = ContextVar("GIVEN_TRACE", default=None)
@@ -437,9 +444,9 @@ class Claim:
                 ok = all(nm.ball(v) <= 1 for v in diag)
                 ctx.require("kappa(x,x) <= 1", ok, f"some κ(x_t, x_t) > 1 with the {ctx.kernel.spec()} kernel")
             else:
-                ctx.require("kappa(x,x) <= 1", bool(np.all(diag <= 1 + 1e-12)),
+                ctx.require("kappa(x,x) <= 1", within_unit_kernel(diag),
                             f"max_t κ(x_t, x_t) = {float(np.max(diag)):.6g} with the {ctx.kernel.spec()} kernel "
-                            f"(the claim assumes ≤ 1, checked with relative tolerance 1e-12)")
+                            f"(the claim assumes ≤ 1, checked with relative tolerance {UNIT_KERNEL_RTOL:g})")
         self.preconditions(ctx)
         res = self.evaluate(ctx)
         _refuse_nan(self.id, lhs=float(res.lhs), rhs=float(res.rhs))
