@@ -204,10 +204,35 @@ def _screens(calc: Any, learner: Any, claim_params: dict, seqs: Sequence[tuple],
         if good:
             dims.setdefault(np.shape(seqs[i][0])[1], []).append(i)
     for idx in dims.values():
-        runs = compiled.run_batch(learner, [seqs[i] for i in idx]) or []
+        batch = [seqs[i] for i in idx]
+        stacked = _stacked(calc, learner, claim_params, batch)
+        if stacked is not None:
+            for i, scr in zip(idx, stacked):
+                out[i] = scr
+            continue
+        runs = compiled.run_batch(learner, batch) or []
         for i, run in zip(idx, runs):
             out[i] = _screen(calc, run, learner, claim_params)
     return out
+
+
+def _stacked(calc: Any, learner: Any, claim_params: dict, batch: Sequence[tuple]) -> "list | None":
+    """The screens of one dimension's batch read from one :class:`learners.trace.Stack` (no Trace built) when the
+    claim has a ``screen_stack`` and the learner's family a batch plan: None per run that raised; None for the
+    whole batch when that path does not apply or the screen could not read the stack."""
+    from bounds.screen import screens
+    from learners import compiled
+
+    if not calc.has_stack_screen:
+        return None
+    stack = compiled.run_stack(learner, batch)
+    if stack is None:
+        return None
+    try:
+        got = calc.screen_stack(stack, learner, claim_params)
+    except (ValueError, ArithmeticError, KeyError, IndexError):
+        return None
+    return [scr if ok else None for scr, ok in zip(screens(*got), stack.ok.tolist())]
 
 
 def _screen(calc: Any, run: Any, learner: Any, claim_params: dict):

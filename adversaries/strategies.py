@@ -142,45 +142,60 @@ def local_move(rng: np.random.Generator, X: np.ndarray, y: np.ndarray, step: flo
                max_T: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One random local move on copies of (X, y): move a point, flip a label, duplicate or near-duplicate a round
     with either label, insert, delete or swap rounds. Returns (X, y, the rows whose point changed)."""
-    X, y = X.copy(), y.copy()
+    return local_moves(rng, X, y, step, max_T, 1)[0]
+
+
+def local_moves(rng: np.random.Generator, X: np.ndarray, y: np.ndarray, step: float, max_T: int,
+                n: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """``n`` independent :func:`local_move` s from (X, y), their random draws made together (one call per kind of
+    draw rather than several per move: a move's Python cost is then a copy and an index or two).
+
+    Each move draws its operation uniformly from :data:`MOVES`, rounds i and j uniformly, a Gaussian offset of
+    scale ``step`` (1e-3·step for a near-duplicate), and for an insertion the point's position and, independently,
+    the new label's position (so the labels after both shift by one against the points) and its label; a
+    duplicate takes either label with probability ½. A move that does not apply (insertion at ``max_T`` rounds, a
+    pair move on one round) leaves (X, y) as they are."""
+    T, d = X.shape
+    ops, i, j = rng.integers(len(MOVES), size=n), rng.integers(T, size=n), rng.integers(T, size=n)
+    at, at_y = rng.integers(T + 1, size=n), rng.integers(T + 1, size=n)
+    z, coin, lab = rng.normal(size=(n, d)) * step, rng.random(n) < 0.5, np.where(rng.random(n) < 0.5, -1, 1)
+    y = np.asarray(y, np.int8)
+    return [_move(X, y, MOVES[o], int(a), int(b), int(p), int(q), v, c, int(s), max_T)
+            for o, a, b, p, q, v, c, s in zip(ops, i, j, at, at_y, z, coin, lab)]
+
+
+def _move(X: np.ndarray, y: np.ndarray, op: str, i: int, j: int, at: int, at_y: int, z: np.ndarray, same: bool,
+          label: int, max_T: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One move of :func:`local_moves` with its draws: (X, y, the rows whose point changed), on copies."""
     T = len(y)
-    op = MOVES[int(rng.integers(len(MOVES)))]
-    i = int(rng.integers(T))
-    rows = np.zeros(0, np.int64)
+    X, y = X.copy(), y.copy()
     if op == "move":
-        X[i] += rng.normal(scale=step, size=X.shape[1])
-        rows = np.array([i])
-    elif op == "flip":
+        X[i] += z
+        return X, y, np.array([i])
+    if op == "flip":
         y[i] = -y[i]
     elif op in ("dup", "near") and T > 1:
-        j = int(rng.integers(T))
-        X[j] = X[i] + (rng.normal(scale=1e-3 * step, size=X.shape[1]) if op == "near" else 0.0)
-        y[j] = y[i] if rng.random() < 0.5 else -y[i]
-        rows = np.array([j])
+        X[j] = X[i] + (1e-3 * z if op == "near" else 0.0)
+        y[j] = y[i] if same else -y[i]
+        return X, y, np.array([j])
     elif op == "insert" and T < max_T:
-        x = X[i] + rng.normal(scale=step, size=X.shape[1])
-        k = int(rng.integers(T + 1))
-        X = np.insert(X, k, x, axis=0)
-        y = np.insert(y, int(rng.integers(T + 1)), rng.choice([-1, 1]))[: len(X)]
-        rows = np.array([k])
+        X = np.concatenate([X[:at], (X[i] + z)[None], X[at:]])
+        y = np.concatenate([y[:at_y], np.array([label], np.int8), y[at_y:]])[: len(X)]
+        return X, y, np.array([at])
     elif op == "delete" and T > 1:
-        X, y = np.delete(X, i, axis=0), np.delete(y, i)
+        X, y = np.concatenate([X[:i], X[i + 1:]]), np.concatenate([y[:i], y[i + 1:]])
     elif op == "swap" and T > 1:
-        j = int(rng.integers(T))
         X[[i, j]], y[[i, j]] = X[[j, i]], y[[j, i]]
-    return X, y.astype(np.int8), rows
+    return X, y, np.zeros(0, np.int64)
 
 
 def perturb_batch(rng: np.random.Generator, kernel: str, X: np.ndarray, y: np.ndarray, step: float, max_T: int,
                   n: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """``n`` candidates, each one :func:`local_move` from (X, y); under the linear kernel the moved rows are put
-    back into the unit ball in float64 (:func:`unit_rows`, no rationals), the others are (X, y)'s own."""
+    """``n`` candidates, each one :func:`local_move` from (X, y) (:func:`local_moves`); under the linear kernel
+    the moved rows are put back into the unit ball in float64 (:func:`unit_rows`, no rationals), the others are
+    (X, y)'s own."""
     linear = _is_linear(kernel)
-    out = []
-    for _ in range(n):
-        Xn, yn, rows = local_move(rng, X, y, step, max_T)
-        out.append((unit_rows(Xn, rows) if linear else Xn, yn))
-    return out
+    return [(unit_rows(Xn, rows) if linear else Xn, yn) for Xn, yn, rows in local_moves(rng, X, y, step, max_T, n)]
 
 
 # ------------------------------------------------------------------------------------------------ basic pieces
@@ -454,7 +469,7 @@ def degenerate(draw, kernel: "str | None" = "linear", kind: "str | None" = None,
     return (into_unit_ball(X) if _is_linear(kernel) else X), y
 
 
-__all__ = ["local_move", "perturb_batch", "unit_rows", "DEGENERATE_KINDS", "EXPLICIT_MAX", "KERNEL_SPECS", "SCALES", "degenerate", "into_unit_ball",
+__all__ = ["local_move", "local_moves", "perturb_batch", "unit_rows", "DEGENERATE_KINDS", "EXPLICIT_MAX", "KERNEL_SPECS", "SCALES", "degenerate", "into_unit_ball",
            "float_in_ball", "exact_in_ball", "UNIT_ROUNDOFF",
            "kernel_and_sequence", "kernel_specs", "labels",
            "long_sequences", "points", "separable", "separable_with_direction", "sequences", "short_sequences",

@@ -83,13 +83,19 @@ class AhpatronLemma1(Claim):
         J = int(halvings(tr).sum())
         return J, max(2 * K / B - 1, 0.0), {"J": J, "|M'_T|+|N_T|": K, "B": B}
 
-    def screen(self, run, learner, claim_params):
-        """:meth:`evaluate`'s sides and default tolerance (bounds.base.terms_tolerance) on the run."""
-        from .base import terms_tolerance
-        from .screen import Screen
+    def screen_stack(self, st, learner, claim_params):
+        """:meth:`sides` and the default tolerance (bounds.base.terms_tolerance of J, the right side and the terms
+        J, |M'_T| + |N_T|, B) for every run of a batch; NaN for a run without the M'_T and N_T columns (where
+        :func:`sets` raises)."""
+        from .screen import tolerances
 
-        J, rhs, terms = self.sides(run.trace, int(learner.B))
-        return Screen(float(J), float(rhs), terms_tolerance(float(J), float(rhs), terms))
+        B = float(int(learner.B))
+        K = st.flag("M_prime").sum(axis=1) + st.flag("N").sum(axis=1)
+        J = st.flag("halving").sum(axis=1) * 1.0
+        rhs = np.maximum(2 * K / B - 1, 0.0)
+        tol = tolerances(J, rhs, K * 1.0, B)
+        ok = st.has("M_prime") & st.has("N")
+        return tuple(np.where(ok, v, np.nan) for v in (J, rhs, tol))
 
 
 # ---------------------------------------------------------------------------------------------- Theorem 4

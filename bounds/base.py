@@ -459,12 +459,30 @@ class Claim:
         ran it, for its derived parameters) with the given validated claim parameters, or None when the claim has
         no screen (the default). Only claims whose right side needs no
         comparator and whose preconditions depend on the parameters alone (beyond κ(x, x) ≤ 1) define one: the
-        search checks those once per batch (adversaries/batch.py). Never a verdict: see bounds/screen.py."""
+        search checks those once per batch (adversaries/batch.py). Never a verdict: see bounds/screen.py.
+        A claim with a :meth:`screen_stack` screens a run as the one-run Stack of its Trace (one float formula)."""
+        if type(self).screen_stack is Claim.screen_stack:
+            return None
+        from learners.trace import Stack
+
+        from .screen import screens
+
+        return screens(*self.screen_stack(Stack.of(run.trace), learner, claim_params))[0]
+
+    def screen_stack(self, stack: Any, learner: Any, claim_params: dict) -> Any:
+        """:meth:`screen` for every run of a batch at once: (lhs, rhs, tol) float arrays, one entry per run of the
+        ``learners.trace.Stack`` (NaN where the screen cannot read a run: the full check decides), or None when the
+        claim has none (the default). The search calls it on a batch that ran in one compiled call
+        (adversaries/batch.py); :meth:`screen` calls it on one run, so the screen has one formula."""
         return None
 
     @property
     def has_screen(self) -> bool:
-        return type(self).screen is not Claim.screen
+        return type(self).screen is not Claim.screen or self.has_stack_screen
+
+    @property
+    def has_stack_screen(self) -> bool:
+        return type(self).screen_stack is not Claim.screen_stack
 
     def learner_for(self, learner: str | None) -> str | None:
         """The learner a check runs: the given one (which the claim must be about) or the claim's first."""

@@ -43,7 +43,7 @@ from learners import params as P
 from .base import Claim, Context, PreconditionError, tolerance
 from .oracle import HingeOracle, against_comparators
 from .registry import claim
-from .screen import worst_row
+from .screen import worst_rows
 
 FIFTEEN_32 = 15 / 32
 
@@ -605,20 +605,22 @@ class ForgetronLemma7(Claim):
         return checks.result(ctx, {"M": M, "U": U, "||g||^2": G2, "sum log(1/Phi)": S,
                                    "min Phi": nm.bmin(*Phi) if M else 1.0, "(B+1)^(-1/(2(B+1)))": cap})
 
-    def screen(self, run, learner, claim_params):
-        """The rows of :meth:`evaluate` at ‖g‖ = U in float64, vectorised (bounds.screen.worst_row): Lemma 7's
-        U²Σ log(1/Φ_t) ≤ M/32, then eq. 37's c ≤ Φ_t on every mistake round, in that order."""
-        tr = run.trace
-        J = mistakes(tr)
-        Phi = col(tr, "Phi", J)
-        M, G2, cap = len(Phi), float(learner.U) ** 2, float(forgetron_phi_cap(learner.B))
-        S = float(-np.log(Phi).sum()) if M else 0.0
-        lhs, rhs = np.full(M + 1, cap), np.empty(M + 1)
-        lhs[0], rhs[0], rhs[1:] = G2 * S, M / 32, Phi
-        mag1, mag2 = np.ones(M + 1), np.ones(M + 1)
-        mag1[0], mag2[0] = G2, M
-        return worst_row(lhs, rhs, mag1, mag2)
-
+    def screen_stack(self, st, learner, claim_params):
+        """The rows of :meth:`evaluate` at ‖g‖ = U in float64 for every run of a batch (bounds.screen.worst_rows):
+        Lemma 7's U²Σ_{t∈J} log(1/Φ_t) ≤ M/32, then eq. 37's c ≤ Φ_t on every mistake round, in that order (Φ_t
+        read as :func:`col` reads it: NaN as 0). A run that never logged J (the check would raise) reads NaN."""
+        J = st.flag("J")
+        Phi = np.where(J, np.nan_to_num(st.col("Phi"), nan=0.0), 1.0)
+        M, G2, cap = J.sum(axis=1), float(learner.U) ** 2, float(forgetron_phi_cap(learner.B))
+        with np.errstate(divide="ignore"):
+            S = -np.log(Phi).sum(axis=1)
+        lhs = np.concatenate([(G2 * S)[:, None], np.full(Phi.shape, cap)], axis=1)
+        rhs = np.concatenate([(M / 32)[:, None], Phi], axis=1)
+        mag1 = np.concatenate([np.full((st.K, 1), G2), np.ones(Phi.shape)], axis=1)
+        mag2 = np.concatenate([M[:, None].astype(float), np.ones(Phi.shape)], axis=1)
+        active = np.concatenate([np.ones((st.K, 1), bool), J], axis=1)
+        out = worst_rows(lhs, rhs, active, mag1, mag2)
+        return tuple(np.where(st.has("J"), v, np.nan) for v in out)
 
     @staticmethod
     def _certified_rows(checks: Checks, lrn, J: np.ndarray, Phi: np.ndarray, norm_prime: np.ndarray, cap, M: int):

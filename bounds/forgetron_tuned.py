@@ -21,6 +21,7 @@ from learners.forgetron_tuned import FIFTEEN_32
 from learners import params as P
 
 from .base import Claim, Context, tolerance
+from .screen import tolerances
 from .oracle import against_comparators
 from .registry import claim
 
@@ -203,12 +204,22 @@ class SelfTunedQ(Claim):
         tol = tolerance(S[t], bound[t], S[-1]) + 4 * EPS * tr.T * max(float(np.max(np.abs(S))), 1.0)
         return t, S, bound, tol
 
-    def screen(self, run, learner, claim_params):
-        """:meth:`evaluate`'s sides on the run (the same function, :meth:`sides`)."""
-        from .screen import Screen
-
-        t, S, bound, tol = self.sides(run.trace)
-        return Screen(float(S[t]), float(bound[t]), float(tol))
+    def screen_stack(self, st, learner, claim_params):
+        """:meth:`sides` for every run of a batch in float64: Ψ_t of eq. 29 on the removal rounds (r_t ≥ 0), J from
+        y_t f_t(x_t) ≤ 0, the round with the smallest 15/32 M_t − Σ_{i≤t} Ψ_i (the first of equals) and the same
+        tolerance."""
+        mask = st.mask
+        rem = (st.col("r") >= 0) & mask
+        with np.errstate(invalid="ignore", over="ignore"):
+            S = np.cumsum(np.where(rem, Psi(st.col("sigma"), st.col("mu")), 0.0), axis=1)
+            bound = FIFTEEN_32 * np.cumsum((st.y * st.score <= 0) & mask, axis=1)
+            slack = np.where(mask, bound - S, np.inf)
+        t = np.argmin(slack, axis=1)[:, None]
+        at = [np.take_along_axis(v, t, axis=1)[:, 0] for v in (S, bound)]
+        last = np.take_along_axis(S, st.lens[:, None] - 1, axis=1)[:, 0]
+        big = np.maximum(np.where(mask, np.abs(S), 0.0).max(axis=1), 1.0)
+        tol = tolerances(at[0], at[1], last) + 4 * EPS * st.lens * big
+        return at[0], at[1], tol
 
 
 # ------------------------------------------------------------------------------------------------------- FGT-L9

@@ -8,6 +8,12 @@ violation candidate whose full check is deferred to the hunt's certification ste
 margin is negative beyond the same slack; everything near or not finite (NaN) goes through ``Claim.check``. A screen computes lhs, rhs and tol as the claim's check computes them
 (tests/test_screen.py holds every screen to its check within SCREEN_RTOL), so a cleared candidate is one the check
 would not call violated: the check's margin is at least the screen's minus 3·SCREEN_RTOL·scale.
+
+A claim gives its screen as ``screen_stack``: the same reading for every run of a batch at once, from one
+:class:`learners.trace.Stack` (the padded columns a batch of runs leaves in one compiled call, no Trace built); its
+one-run ``screen`` is ``screen_stack`` on the Stack of that run's Trace, so each claim has one float formula
+(tests/test_screen.py holds the stacked reading to the one-run reading, and the one-run reading to the check).
+Claims whose runs do not batch (BOGD's draws, POMD) keep a one-run ``screen``.
 """
 from __future__ import annotations
 
@@ -61,7 +67,7 @@ class Screen:
 def tolerances(lhs: np.ndarray, rhs: np.ndarray, *mags: np.ndarray) -> np.ndarray:
     """bounds.base.tolerance row by row: ATOL + RTOL · max |magnitude| over the finite magnitudes of each row
     (scalars broadcast to every row)."""
-    n = np.shape(lhs)
+    n = np.broadcast_shapes(*(np.shape(v) for v in (lhs, rhs, *mags)))
     m = np.zeros(n)
     for v in (lhs, rhs, *mags):
         a = np.abs(np.asarray(v, float))
@@ -72,10 +78,23 @@ def tolerances(lhs: np.ndarray, rhs: np.ndarray, *mags: np.ndarray) -> np.ndarra
 def worst_row(lhs: np.ndarray, rhs: np.ndarray, *mags: np.ndarray) -> Screen:
     """The row with the smallest slack rhs + tol − lhs (the first of equals), as bounds.forgetron.Checks.result
     picks it from rows added with those magnitudes."""
-    lhs, rhs = np.asarray(lhs, float), np.asarray(rhs, float)
+    rows = [np.asarray(v, float)[None] for v in (lhs, rhs, *mags)]
+    return screens(*worst_rows(rows[0], rows[1], np.ones(rows[0].shape, bool), *rows[2:]))[0]
+
+
+def worst_rows(lhs: np.ndarray, rhs: np.ndarray, active: np.ndarray, *mags: np.ndarray) -> tuple:
+    """:func:`worst_row` for each run of a batch: ``lhs``, ``rhs`` and ``mags`` are (K, R) rows (R the most rows
+    of a run), ``active`` marks each run's rows. Returns (lhs, rhs, tol) of each run's worst row, NaN for all three
+    when that row's slack is NaN (argmin picks the first NaN, as Checks.result would meet it)."""
     tol = tolerances(lhs, rhs, *mags)
-    slack = rhs + tol - lhs
-    k = int(np.argmin(slack))  # argmin returns the first NaN when there is one
-    if np.isnan(slack[k]):
-        return Screen(math.nan, math.nan, math.nan)
-    return Screen(float(lhs[k]), float(rhs[k]), float(tol[k]))
+    with np.errstate(invalid="ignore"):
+        slack = np.where(active, rhs + tol - lhs, np.inf)
+    k = np.argmin(slack, axis=1)[:, None]
+    out = [np.take_along_axis(np.broadcast_to(v, slack.shape), k, axis=1)[:, 0] for v in (lhs, rhs, tol)]
+    bad = np.isnan(np.take_along_axis(slack, k, axis=1)[:, 0])
+    return tuple(np.where(bad, np.nan, v) for v in out)
+
+
+def screens(lhs: np.ndarray, rhs: np.ndarray, tol: np.ndarray) -> list[Screen]:
+    """One :class:`Screen` per run from the arrays a claim's ``screen_stack`` returns."""
+    return [Screen(a, b, c) for a, b, c in zip(lhs.tolist(), rhs.tolist(), tol.tolist())]

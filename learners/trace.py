@@ -163,3 +163,65 @@ class Columns:
     def __contains__(self, name: str) -> bool:
         self._asked(name)
         return name in self.cols
+
+
+@dataclass(frozen=True)
+class Stack:
+    """The columns of K runs of one learner, one row per run, padded past each run's last round: the form a
+    counterexample search screens a whole batch in (bounds/screen.py, adversaries/batch.py) without building K
+    Traces.
+
+    ``lens[k]`` is run k's length and ``mask`` marks its rounds; ``y`` and ``score`` are float (K, T) arrays (0
+    past the end); ``kind`` holds codes into ``kind_names``; ``extras[name]`` is a float (K, T) array holding a
+    Trace's extra column as it would be (NaN, −1 or 0/1 = False where nothing was logged, and past the end) and
+    ``logged[name]`` says, per run, whether the run logged it at all (a Trace has the column only then). Runs with
+    ``ok[k]`` False raised: their rows are meaningless."""
+
+    y: np.ndarray
+    score: np.ndarray
+    kind: np.ndarray
+    kind_names: tuple
+    lens: np.ndarray
+    ok: np.ndarray
+    extras: dict
+    logged: dict
+
+    @property
+    def K(self) -> int:
+        return len(self.lens)
+
+    @property
+    def mask(self) -> np.ndarray:
+        """(K, T) bool: the rounds of each run."""
+        return np.arange(self.y.shape[1])[None, :] < self.lens[:, None]
+
+    def col(self, name: str) -> np.ndarray:
+        """The (K, T) float array of an extra column (filled as above; all fill when no run logged it)."""
+        if name in self.extras:
+            return self.extras[name]
+        return np.full(self.y.shape, np.nan)
+
+    def flag(self, name: str) -> np.ndarray:
+        """(K, T) bool: a bool extra column, False where it was not logged and past each run's end (all False when
+        no run logged it)."""
+        if name not in self.extras:
+            return np.zeros(self.y.shape, bool)
+        return (self.extras[name] != 0) & self.mask
+
+    def has(self, name: str) -> np.ndarray:
+        """(K,) bool: whether each run logged ``name`` (``name in trace``)."""
+        return self.logged.get(name, np.zeros(self.K, bool))
+
+    def is_kind(self, name: str) -> np.ndarray:
+        """(K, T) bool, as :meth:`Trace.is_kind` row by row."""
+        if name not in self.kind_names:
+            return np.zeros(self.y.shape, bool)
+        return self.kind == self.kind_names.index(name)
+
+    @classmethod
+    def of(cls, tr: Trace) -> "Stack":
+        """The one-run Stack of a float Trace (its extras as float rows)."""
+        ext = {k: np.asarray(v, float)[None] for k, v in tr.extras.items()}
+        return cls(np.asarray(tr.y, float)[None], np.asarray(tr.score, float)[None], np.asarray(tr.kind)[None],
+                   tuple(tr.kind_names), np.array([tr.T]), np.ones(1, bool), ext,
+                   {k: np.ones(1, bool) for k in ext})

@@ -78,6 +78,33 @@ def test_screen_equals_check(cid, learner, params, kernel):
             assert not scr.clears()
 
 
+def _same(a: float, b: float, scale: float) -> bool:
+    return (math.isnan(a) and math.isnan(b)) or _close(a, b, scale)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("cid,learner,params", [c for c in CASES if bounds.get(c[0]).has_stack_screen])
+def test_stacked_screen_equals_the_screen_of_each_run(cid, learner, params, kernel):
+    """A batch screened from one Stack (no Trace built, adversaries/batch.py) reads on each run what the claim's
+    screen reads on that run's Trace (which test_screen_equals_check holds to the check), within SCREEN_RTOL: the
+    padding past each run's end and the rounds outside J change no value beyond summation order."""
+    calc = bounds.get(cid)
+    seqs = _sequences(_stable_seed("stack", cid, learner, kernel), 24)
+    ctx = bounds.base.Context(calc, seqs[0][0], seqs[0][1], kernel, learner, params)
+    lrn = ctx.make_learner()
+    stack = compiled.run_stack(lrn, seqs)
+    assert stack is not None and stack.K == len(seqs) and sorted(set(stack.lens.tolist())) != [stack.y.shape[1]]
+    lhs, rhs, tol = calc.screen_stack(stack, lrn, ctx.claim_params)
+    for k, run in enumerate(compiled.run_batch(lrn, seqs)):
+        if run is None:
+            assert not stack.ok[k]
+            continue
+        one = calc.screen(run, lrn, ctx.claim_params)
+        scale = max(abs(one.lhs), abs(one.rhs), abs(one.tol)) if math.isfinite(one.lhs) else 0.0
+        assert _same(lhs[k], one.lhs, scale) and _same(rhs[k], one.rhs, scale) and _same(tol[k], one.tol, scale), \
+            (k, (lhs[k], rhs[k], tol[k]), one)
+
+
 @pytest.mark.parametrize("name", ["BOGD-H-equality-condition.json", "FGT-L6-any-g.json"])
 def test_errata_witnesses_reach_the_full_check(name):
     """BOGD-H's witness is violated: its screen must not clear it. FGT-L6 has no screen (a comparator claim):
@@ -103,13 +130,20 @@ def test_clears_only_beyond_the_stated_slack(lhs, rhs, tol, clears):
     assert Screen(lhs, rhs, tol).clears() is clears
 
 
+def _fixed_screen(monkeypatch, calc, lhs: float, rhs: float, tol: float) -> None:
+    """Make ``calc``'s screen read (lhs, rhs, tol) on every run, one by one and stacked."""
+    monkeypatch.setattr(type(calc), "screen", lambda self, run, lrn, cp: Screen(lhs, rhs, tol))
+    monkeypatch.setattr(type(calc), "screen_stack",
+                        lambda self, st, lrn, cp: tuple(np.full(st.K, v) for v in (lhs, rhs, tol)))
+
+
 def test_nan_screen_goes_to_the_full_check(monkeypatch):
     """A claim whose screen reads NaN: every candidate of the batch is fully checked (none cleared)."""
     from adversaries.search import HuntSummary, Problem, default_params
     from adversaries.spaces import SearchSpace
 
     calc = bounds.get("FGT-L7")
-    monkeypatch.setattr(type(calc), "screen", lambda self, run, lrn, cp: Screen(math.nan, 0.0, 1e-9))
+    _fixed_screen(monkeypatch, calc, math.nan, 0.0, 1e-9)
     cfg = {"kernel": "linear", "learner": "forgetron-basic", "params": default_params("FGT-L7", "forgetron-basic")}
     s = HuntSummary("FGT-L7", "forgetron-basic", 10.0)
     prob = Problem("FGT-L7", SearchSpace.for_claim(calc, None, None, None), cfg, math.inf, s, False)
@@ -206,8 +240,9 @@ def test_closed_gate_checks_each_candidate_once(monkeypatch):
     candidate cleared): each candidate costs one full check instead of two runs."""
     calls = []
     calc = bounds.get("FGT-Q")
-    real = type(calc).screen
-    monkeypatch.setattr(type(calc), "screen", lambda self, *a: calls.append(1) or real(self, *a))
+    for name in ("screen", "screen_stack"):
+        real = getattr(type(calc), name)
+        monkeypatch.setattr(type(calc), name, lambda self, *a, real=real: calls.append(1) or real(self, *a))
     prob, cfg, s = _problem("FGT-Q", "forgetron-self-tuned")
     for _ in range(prob.gate.WINDOW):
         prob.gate.record(0, 10)
@@ -277,7 +312,7 @@ def test_flagged_candidates_are_float_candidates_never_verdicts(monkeypatch, tmp
     from adversaries.search import _certify_all
 
     calc = bounds.get("FGT-L7")
-    monkeypatch.setattr(type(calc), "screen", lambda self, run, lrn, cp: Screen(1.0, 0.0, 1e-9))
+    _fixed_screen(monkeypatch, calc, 1.0, 0.0, 1e-9)
     prob, cfg, s = _problem("FGT-L7", "forgetron-basic")
     out = evaluate_batch(prob, cfg, _sequences(3, 8), "local")
     assert s.tried == s.flagged == 8 and s.float_violations == 0 and s.cleared == 0

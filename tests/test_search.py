@@ -485,3 +485,46 @@ def test_a_slow_candidate_is_dropped_not_waited_for(monkeypatch, tmp_path):
                     engines=("structured",))
     assert s.slow >= 10  # each slow candidate cost 0.1 s of the 3.2 s search (the first one, unlimited, 1 s)
     assert s.confirmed == 0  # every violating sequence (more than 3 mistakes) is longer than 2 rounds: dropped
+
+
+def test_local_moves_make_one_move_each():
+    """Each of local_moves' candidates is (X, y) after exactly one move of MOVES, with the changed rows reported:
+    an insertion adds row `rows[0]` and one label, a deletion removes one round, a move changes one point, a flip
+    one label, a duplicate copies one point onto another (a near-duplicate within 1e-3·step; either label), a swap exchanges two rounds; every
+    kind of move occurs in 400 draws, and at max_T no insertion happens."""
+    from adversaries.strategies import local_moves
+
+    rng = np.random.default_rng(3)
+    X = rng.uniform(-0.5, 0.5, size=(5, 2))
+    y = np.array([1, 1, -1, 1, -1], np.int8)
+    seen = set()
+    for Xn, yn, rows in local_moves(rng, X, y, 0.1, 6, 400):
+        assert len(Xn) == len(yn) and yn.dtype == np.int8 and set(yn.tolist()) <= {-1, 1}
+        if len(yn) == 6:
+            seen.add("insert")
+            assert np.array_equal(np.delete(Xn, rows[0], axis=0), X)
+            assert sorted(yn.tolist()).count(1) - sorted(y.tolist()).count(1) in (0, 1)
+        elif len(yn) == 4:
+            seen.add("delete")
+            assert any(np.array_equal(np.delete(X, i, axis=0), Xn) and np.array_equal(np.delete(y, i), yn)
+                       for i in range(5))
+        else:
+            dx = np.flatnonzero(np.any(Xn != X, axis=1))
+            dy = np.flatnonzero(yn != y)
+            assert set(dx) <= set(rows.tolist()) or len(rows) == 0
+            if len(dx) == 2 and not len(rows):
+                seen.add("swap")
+                i, j = dx
+                assert np.array_equal(Xn[[i, j]], X[[j, i]])
+            elif len(dx) == 1 and any(np.array_equal(Xn[dx[0]], X[i]) for i in range(5)):
+                seen.add("dup")
+            elif len(dx) == 1 and min(np.linalg.norm(Xn[dx[0]] - X[i]) for i in range(5) if i != dx[0]) < 1e-3:
+                seen.add("near")
+            elif len(dx) == 1 and np.linalg.norm(Xn[dx[0]] - X[dx[0]]) > 1e-2:
+                seen.add("move")
+                assert len(dy) == 0
+            elif len(dx) == 0 and len(dy) == 1:
+                seen.add("flip")
+    assert seen == {"insert", "delete", "swap", "dup", "near", "move", "flip"}
+    for Xn, yn, _ in local_moves(rng, X, y, 0.1, 5, 200):
+        assert len(yn) <= 5

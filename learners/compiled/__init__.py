@@ -175,3 +175,15 @@ def run_batch(learner: Any, seqs) -> "list | None":
     from . import batch
 
     return _guarded(lambda: batch.run_batch(learner, mod, seqs))
+
+
+def run_stack(learner: Any, seqs) -> "Any | None":
+    """The runs of ``learner`` on each validated (X, y) of ``seqs`` (one dimension d) as one
+    :class:`learners.trace.Stack`, by one compiled call; None when the compiled path or a batch plan does not apply
+    to ``learner`` (then :func:`run_batch` runs them one by one)."""
+    mod = _module(learner)
+    if mod is None or not enabled() or not getattr(learner, "compiled", True):
+        return None
+    from . import batch
+
+    return _guarded(lambda: batch.run_stack(learner, mod, seqs))

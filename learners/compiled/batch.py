@@ -21,6 +21,8 @@ from __future__ import annotations
 from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
+
+from ..trace import Stack
 from . import glue
 
 
@@ -56,11 +58,32 @@ def drive(X3: np.ndarray, Y2: np.ndarray, lens: np.ndarray, plan: "Plan", kc: in
 def run_batch(learner: Any, mod: Any, seqs: Sequence[tuple[np.ndarray, np.ndarray]]) -> "list[BatchRun | None]":
     """One :class:`BatchRun` per validated (X, y) of ``seqs`` (all of the same dimension), by one compiled call
     when ``mod`` (the family's module) has a plan for ``learner``, else by :func:`run_each`."""
+    driven = _drive_all(learner, mod, seqs)
+    if driven is None:
+        return run_each(learner, seqs)
+    return _runs(learner, seqs, *driven)
+
+
+def run_stack(learner: Any, mod: Any, seqs: Sequence[tuple[np.ndarray, np.ndarray]]) -> "Stack | None":
+    """The runs of ``learner`` on the validated ``seqs`` (one dimension d) as one :class:`learners.trace.Stack`
+    (no Trace is built), by one compiled call; None when ``mod`` has no plan for ``learner``."""
+    driven = _drive_all(learner, mod, seqs)
+    if driven is None:
+        return None
+    plan, lens, Y2, ext3, first2, scores2, kinds2, _, _, ok = driven
+    extras = {name: ext3[:, c] for c, (name, _) in enumerate(plan.spec)}
+    logged = {name: first2[:, c] >= 0 for c, (name, _) in enumerate(plan.spec)}
+    return Stack(Y2, scores2, kinds2, tuple(plan.kind_names), lens, ok, extras, logged)
+
+
+def _drive_all(learner: Any, mod: Any, seqs: Sequence[tuple[np.ndarray, np.ndarray]]) -> "tuple | None":
+    """Run the family's batch driver on ``seqs``: (plan, lens, Y2, ext3, first2, scores2, kinds2, sizes2, norms2,
+    ok), the padded columns of every run; None when ``mod`` has no plan for ``learner``."""
     plan_of = getattr(mod, "batch_plan", None)
     Tmax = max((len(y) for _, y in seqs), default=0)
     plan = None if plan_of is None or Tmax == 0 else plan_of(learner, Tmax)
     if plan is None:
-        return run_each(learner, seqs)
+        return None
     K, d = len(seqs), seqs[0][0].shape[1]
     X3, Y2 = np.zeros((K, Tmax, d)), np.zeros((K, Tmax))
     lens = np.array([len(y) for _, y in seqs], np.int64)
@@ -73,10 +96,10 @@ def run_batch(learner: Any, mod: Any, seqs: Sequence[tuple[np.ndarray, np.ndarra
     kc, kp = glue.kernel_args(learner.kernel)
     learner.reset()
     ok = drive(X3, Y2, lens, plan, kc, kp, (ext3, first2, scores2, kinds2, sizes2, norms2))
-    return _runs(learner, plan, seqs, lens, ext3, first2, scores2, kinds2, sizes2, norms2, ok)
+    return plan, lens, Y2, ext3, first2, scores2, kinds2, sizes2, norms2, ok
 
 
-def _runs(learner, plan: Plan, seqs, lens, ext3, first2, scores2, kinds2, sizes2, norms2, ok) -> list:
+def _runs(learner, seqs, plan: Plan, lens, Y2, ext3, first2, scores2, kinds2, sizes2, norms2, ok) -> list:
     """The BatchRuns of a driven batch: columns converted and kinds remapped once for the whole batch, then each
     run's Trace made of views of those arrays."""
     params = dict(learner.describe_params())
