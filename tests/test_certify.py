@@ -340,3 +340,16 @@ def test_ball_mode_makes_schedules_exact():
     r = bounds.check("AVP-T3", X, y, kernel="gaussian:sigma=1", learner="avp",
                      params={"lam": [0.5, 0.25, 0.5], "eps": [0.3, 0.3, 0.3]}, certify=True)
     assert r.verdict == "holds", str(r)
+
+
+def test_error_site_is_the_innermost_frame_outside_numeric():
+    """A failure inside learners/numeric.py is reported at its caller in boundlab's own code (the numeric layer is
+    where every arithmetic error surfaces, so naming it says nothing)."""
+    from bounds.certify import _site
+
+    ns: dict = {}
+    exec(compile("def low():\n    raise ArithmeticError('x')\n", "/repo/learners/numeric.py", "exec"), ns)
+    exec(compile("def mid():\n    pass\n    low()\n", "/repo/bounds/some_claim.py", "exec"), ns)
+    with pytest.raises(ArithmeticError) as info:
+        ns["mid"]()
+    assert _site(info.value) == " at bounds/some_claim.py:3"

@@ -287,3 +287,55 @@ def test_nonneg_is_max_with_zero_in_each_number_type():
         assert isinstance(out, mpmath.mpf) and out == 0
     assert nm.nonneg(mpmath.mpf("0.25")) == mpmath.mpf("0.25")
     assert nm.nonneg(-3.5) == 0.0 and nm.nonneg(2.5) == 2.5
+
+
+def test_expansion_growth_keeps_each_array_s_type():
+    """Past its capacity the expansion reallocates: α stays float (Balls in high precision), the birth rounds and
+    labels stay integers, and every stored value is kept."""
+    f = KernelExpansion(learners.parse_kernel("linear"), capacity=2)
+    rng = np.random.default_rng(0)
+    for t in range(1, 6):
+        f.add(rng.uniform(-1, 1, 2), 0.5 * t, born=t, label=(-1) ** t)
+    assert f.born.dtype.kind == "i" and f.born.tolist() == [1, 2, 3, 4, 5]
+    assert f.label.tolist() == [-1, 1, -1, 1, -1] and f.alpha.dtype == np.float64
+    assert f.alpha.tolist() == [0.5, 1.0, 1.5, 2.0, 2.5]
+
+
+def test_run_many_reports_progress_only_when_asked(monkeypatch, capsys):
+    """run_many prints its progress line (at most once a second) only with progress=True: the clock here advances
+    2 s per reading, so every sequence would be reported."""
+    import itertools
+
+    import learners.base
+
+    clock = itertools.count(0.0, 2.0)
+    monkeypatch.setattr(learners.base.time, "monotonic", lambda: next(clock))
+    seqs = [(np.array([[0.5, 0.0], [0.0, 0.5]]), np.array([1, -1]))] * 3
+    lrn = learners.make("perceptron", kernel="linear")
+    lrn.run_many(seqs)
+    assert capsys.readouterr().err == ""
+    lrn.run_many(seqs, progress=True)
+    assert "perceptron: sequence 3/3" in capsys.readouterr().err
+
+
+def test_the_gaussian_kernel_s_defaults_agree():
+    """Gaussian() and the spec "gaussian" mean the same kernel: σ = 1."""
+    from learners.kernels import Gaussian
+
+    assert Gaussian().sigma == 1.0 and learners.parse_kernel("gaussian") == Gaussian() == Gaussian(1.0)
+
+
+def test_linear_learners_keep_no_support():
+    """The linear classifiers with a bias (ROMMA, ALMA, ...) store w, not kernel points: the Trace's support size
+    is 0 on every round (unless the learner keeps examples and says so, like the naive online max margin)."""
+    from learners.omm import LinearLearner
+    from learners.registry import learner_class
+
+    X = np.array([[0.6, 0.2], [-0.5, -0.3], [0.4, -0.1], [-0.2, 0.5]])
+    y = np.array([1, -1, 1, -1])
+    names = [n for n in learners.available()
+             if issubclass(learner_class(n), LinearLearner) and learner_class(n).size is LinearLearner.size]
+    assert len(names) >= 4
+    for n in names:
+        tr = learners.make(n, kernel="linear").run(X, y)
+        assert tr.size.tolist() == [0, 0, 0, 0], n

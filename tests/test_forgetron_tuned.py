@@ -378,6 +378,9 @@ def test_rbp_bound_formula_and_interval():
     assert rbp_max_U(3.0, 16) == pytest.approx(2.0)
     mean, lo, hi = confidence_interval(np.array([1.0, 2.0, 3.0]), 0.95)
     assert mean == 2 and hi - mean == pytest.approx(4.302652729911275 / math.sqrt(3))  # t_{0.975, 2}
+    mean, lo, hi = confidence_interval(np.array([1.0, 2.0, 4.0]), 0.95)  # s = √(7/3) ≠ 1: t·s/√n, not t/(s√n)
+    assert mean == pytest.approx(7 / 3) and hi - mean == pytest.approx(4.302652729911275 * math.sqrt(7 / 3) / math.sqrt(3))
+    assert mean - lo == pytest.approx(hi - mean)
     assert interval_verdict(10, 12, rhs=20, rhs_lower=19, tol=1e-9) is True
     assert interval_verdict(10, 12, rhs=11, rhs_lower=11, tol=1e-9) is None
     assert interval_verdict(10, 12, rhs=9, rhs_lower=9, tol=1e-9) is False

@@ -298,3 +298,25 @@ def test_the_scs_fallback_solves_to_its_tight_tolerances(monkeypatch):
     res = mm.max_margin(Vp, Vm)
     want = math.sqrt(4.25) / 2
     assert res.gamma == pytest.approx(want, abs=1e-6) and res.gamma_lower == pytest.approx(want, abs=1e-6)
+
+
+def test_float_down_of_a_non_finite_ball_is_minus_infinity():
+    from flint import arb
+
+    from learners.maxmargin import float_down
+
+    assert float_down(arb("inf")) == -math.inf and float_down(arb("nan")) == -math.inf
+    assert float_down(arb(0.5)) == 0.5
+
+
+@pytest.mark.parametrize("p", [1.5, 2.0, 3.0])
+def test_certified_diameter_brackets_the_exact_diameter(p):
+    """Points e_1, −e_1, (0, ½): the l_p diameter is ‖2e_1‖_p = 2 for every p (the pair (e_1, −e_1); the others
+    are at most (1 + 2^-p)^(1/p) < 2). For p ≠ 2 the float distance carries no screening error (err = 0), which
+    must still give the pair's bracket, and a set of one repeated point has diameter 0 (exactly for p ≠ 2)."""
+    from learners.maxmargin import certified_diameter
+
+    lo, hi = certified_diameter(np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 0.5]]), p)
+    assert lo <= 2.0 <= hi and hi - lo <= 1e-8
+    lo0, hi0 = certified_diameter(np.array([[0.25, 0.5], [0.25, 0.5]]), p)
+    assert lo0 == 0.0 and 0.0 <= hi0 <= 1e-7 and (p == 2.0 or hi0 == 0.0)  # l_2: the Gram trick's error bound

@@ -288,3 +288,16 @@ def test_erratum_capping_is_not_a_projection(cid):
     fixed = bounds.check("BOGD-E14", np.asarray(w.X), np.asarray(w.y), kernel=w.kernel, learner="bogd",
                          params=dict(B=2, lam=2.0, eta=0.25, gamma=1.0, seeds=10))
     assert fixed.holds is True, str(fixed)
+
+
+@pytest.mark.parametrize("compiled", ["1", "0"])
+def test_margin_exactly_one_takes_no_gradient_step(monkeypatch, compiled):
+    """Kernel OGD's hinge loss max(0, 1 − y f(x)) has gradient −yκ(x, ·) only where y f(x) < 1 (eq. 2 of 002, the
+    "<" reading: at margin 1 the loss is 0 and the step is the regularisation's alone). Round 1 adds η y κ(x, ·)
+    with η = 1 on the shrunk (empty) hypothesis, so round 2 on the same point has margin κ(x, x) = 1 exactly."""
+    monkeypatch.setenv("BOUNDLAB_COMPILED", compiled)
+    lrn = learners.make("ogd", kernel="linear", lam=0.5, eta=1.0)
+    X, y = np.array([[1.0, 0.0], [1.0, 0.0]]), np.array([1, 1])
+    tr = lrn.run(X, y)
+    assert tr["loss"].tolist() == [1.0, 0.0] and tr["grad"].tolist() == [True, False]
+    assert tr.size.tolist() == [1, 1] and tr.score[1] == 1.0

@@ -474,3 +474,33 @@ def test_draws_of_a_range_without_upper_end_stop_at_1000_times_its_lower_end():
     rng = np.random.default_rng(3)
     v = np.array([p._draw(rng) for _ in range(50_000)])
     assert v.min() >= 1.0 and v.max() <= 1000.0 and v.max() > 990.0
+
+
+def _beyond(p: Param, edge: float, up: bool):
+    """The first value past ``edge`` outward: the next integer (the next even one for an even parameter) or the
+    next float."""
+    if p.kind == "int":
+        step = 2 if p.even else 1
+        return int(edge) + step if up else int(edge) - step
+    return float(np.nextafter(edge, math.inf if up else -math.inf))
+
+
+def test_every_declared_range_refuses_the_first_value_outside_it():
+    """Each numeric declaration's range is enforced where it is declared: the first integer or float past a finite
+    low or high end is refused (and an open end itself), by name (the ParamError names owner and parameter)."""
+    decls = [(n, learners.params_of(n)) for n in learners.available()] + [(c, bounds.get(c).PARAMS)
+                                                                         for c in bounds.implemented()]
+    checked = 0
+    for owner, decl in decls:
+        for p in decl:
+            if p.kind not in ("int", "float"):
+                continue
+            for edge, up, is_open in ((p.high, True, p.high_open), (p.low, False, p.low_open)):
+                if edge is None or not math.isfinite(edge):
+                    continue
+                outside = [_beyond(p, edge, up)] + ([edge] if is_open else [])
+                for v in outside:
+                    with pytest.raises(ParamError, match=p.name):
+                        p.validate(v, owner=owner)
+                    checked += 1
+    assert checked > 100

@@ -639,3 +639,38 @@ def test_interlace_sees_a_violation_at_the_last_index():
         mp.setattr(np.linalg, "eigvalsh", moved)
         r = check("INTERLACE", X, y, kernel="linear", params={"random_subsets": 0})
     assert r.lhs == pytest.approx(0.5, abs=1e-12) and r.holds is False and r.terms["worst order m"] == 2
+
+
+def _fake_run(log: list, H: list):
+    from types import SimpleNamespace
+
+    return SimpleNamespace(removal_log=log, trace={"H": np.array(H, float)})
+
+
+@pytest.mark.parametrize("reading,lhs", [("printed", 0.5), ("corrected", 0.0)])
+def test_bogd_h_screen_on_a_hand_made_removal_round(reading, lhs):
+    """One removal round of the generic path's log with α = (1, 2), κ_ii = (1, ¼): H = 2·(1 + 1) − (1 + 1)² = 0
+    exactly, with unequal α (spread (2 − 1)/2 = ½, the printed reading's defect) but equal α_i√κ_ii (no defect in
+    the corrected reading). An empty log has no defect."""
+    from bounds.registry import get
+
+    calc = get("BOGD-H")
+    rec = {"t": 1, "p": np.array([0.5, 0.5]), "alpha": np.array([1.0, 2.0]), "alpha_new": np.array([1.0, 2.0]),
+           "kdiag": np.array([1.0, 0.25]), "i": 0, "lam_eta": 0.1}
+    scr = calc.screen(_fake_run([rec], [0.0]), None, {"reading": reading})
+    assert (scr.lhs, scr.rhs, scr.tol) == (lhs, 0.0, 1e-9)
+    empty = calc.screen(_fake_run([], []), None, {"reading": reading})
+    assert (empty.lhs, empty.rhs, empty.tol) == (0.0, 0.0, 1e-9)
+
+
+@pytest.mark.parametrize("B", [2, 5, 7, 4.5, 3])
+def test_pomdr_refuses_a_budget_that_halving_cannot_keep(B):
+    """POMDR halves its support: B must be an even integer ≥ 4 (each condition refused on its own), by the
+    declaration (learners.make) and by the class itself (a direct construction skips the declarations)."""
+    from learners.registry import learner_class
+
+    with pytest.raises(ValueError, match="even integer"):
+        learners.make("pomdr", B=B)
+    with pytest.raises(ValueError, match="even integer"):
+        learner_class("pomdr")(B=B)
+    assert learners.make("pomdr", B=4).B == learner_class("pomdr")(B=4).B == 4

@@ -135,3 +135,11 @@ def test_same_content_as_the_markdown(built):
         assert f"| {e.id} |" in md and f'<tr id="{report.claim_anchor(e.id)}"><td>{e.id}</td>' in page
     assert len(re.findall(r"^### First <b>section</b>$", md, re.M)) == 2  # demoted under the notebook's "## Probe"
     assert page.count(">First &lt;b&gt;section&lt;/b&gt;</h3>") == 2
+
+
+def test_repeated_headings_get_numbered_ids(tmp_path):
+    """Every heading gets the id <prefix>--<anchor of its text>; repeats get -2, -3, ... in order."""
+    from bounds.report_html import _markdown
+
+    page = _markdown(tmp_path).render("# A b\n\n# A b\n\n## A b\n")
+    assert re.findall(r'id="([^"]+)"', page) == ["section--a-b", "section--a-b-2", "section--a-b-3"]
