@@ -339,3 +339,15 @@ def test_linear_learners_keep_no_support():
     for n in names:
         tr = learners.make(n, kernel="linear").run(X, y)
         assert tr.size.tolist() == [0, 0, 0, 0], n
+
+
+@pytest.mark.parametrize("compiled", ["1", "0"])
+def test_predictions_are_the_sign_of_the_score_with_the_tie_label(monkeypatch, compiled):
+    """ŷ_t = sign f_t(x_t), and the learner's tie label where f_t(x_t) = 0 (the Perceptron's first round), on
+    both paths."""
+    monkeypatch.setenv("BOUNDLAB_COMPILED", compiled)
+    lrn = learners.make("perceptron", kernel="linear")
+    X = np.array([[0.5, 0.0], [0.4, 0.1], [-0.5, 0.2], [0.0, 0.0]])
+    tr = lrn.run(X, np.array([-1, 1, 1, -1]))
+    want = np.where(tr.score > 0, 1, np.where(tr.score < 0, -1, lrn.zero_label))
+    assert tr.yhat.tolist() == want.tolist() and -1 in want and 1 in want and tr.score[0] == 0

@@ -504,3 +504,11 @@ def test_every_declared_range_refuses_the_first_value_outside_it():
                         p.validate(v, owner=owner)
                     checked += 1
     assert checked > 100
+
+
+@pytest.mark.parametrize("kind,flag", [("float", "even"), ("str", "even"), ("int", "list_ok"), ("bool", "list_ok")])
+def test_a_declaration_with_a_flag_of_another_kind_is_refused(kind, flag):
+    """``even`` applies to int parameters and ``list_ok`` to float ones; each misuse is a declaration error."""
+    with pytest.raises(ValueError, match="even applies to int"):
+        Param("x", kind, **{flag: True})
+    assert Param("x", "int", even=True).even and Param("x", "float", list_ok=True).list_ok

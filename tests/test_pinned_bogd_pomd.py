@@ -674,3 +674,32 @@ def test_pomdr_refuses_a_budget_that_halving_cannot_keep(B):
     with pytest.raises(ValueError, match="even integer"):
         learner_class("pomdr")(B=B)
     assert learners.make("pomdr", B=4).B == learner_class("pomdr")(B=4).B == 4
+
+
+def test_bogd_unb_screen_tolerance_grows_with_eq6_cancellation():
+    """BOGD-UNB's tolerance is 1e-9 + 64·ε·cancel, cancel = max(1, max_i (|1 − λη|p_i + |λη − p_i|)/(λη(1 − p_i))
+    ·|α_i| / max|α|) (eq. 6's a_i p_i + b_i = α_i sums two terms of that size). Here λη = 0.01, p = (½, ½),
+    α = (1, 1): each term is (0.99·½ + 0.49)/(0.01·½) = 197."""
+    from types import SimpleNamespace
+
+    from bounds.registry import get
+
+    lrn = SimpleNamespace(describe_params=lambda: {"lam": 0.1, "eta": 0.1, "gamma": 1.0})
+    rec = {"t": 1, "p": np.array([0.5, 0.5]), "alpha": np.array([1.0, 1.0]), "alpha_new": np.array([1.0, 1.0]),
+           "kdiag": np.array([1.0, 1.0]), "i": 0, "lam_eta": 0.01}
+    scr = get("BOGD-UNB").screen(_fake_run([rec], [0.0]), lrn, {})
+    le = 0.1 * 0.1
+    cancel = (abs(1 - le) * 0.5 + abs(le - 0.5)) / (le * (1 - 0.5))
+    assert cancel == pytest.approx(197.0) and scr.rhs == 0.0 and scr.lhs >= 0.0
+    assert scr.tol == 1e-9 + 64 * np.finfo(float).eps * cancel
+    empty = get("BOGD-UNB").screen(_fake_run([], []), lrn, {})
+    assert (empty.lhs, empty.rhs, empty.tol) == (0.0, 0.0, 1e-9 + 64 * np.finfo(float).eps)
+
+
+@pytest.mark.parametrize("seed", [-1, True, 1.5])
+def test_rbp_class_refuses_a_seed_that_is_not_a_non_negative_integer(seed):
+    from learners.registry import learner_class
+
+    with pytest.raises(ValueError, match="seed"):
+        learner_class("rbp")(seed=seed)
+    assert learner_class("rbp")(seed=3).seed == 3

@@ -489,3 +489,22 @@ def test_scale_oracle_is_silent_without_progress(capsys, monkeypatch):
     monkeypatch.setattr(scale_oracle.time, "monotonic", lambda: float(next(clock)))
     ScaleOracle(X, y, "gaussian:sigma=1", progress=False, budget_s=1e6).minimise(2.0, 1.0, math.inf)
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("a1,a2", [(0.1, 0.1), (0.05, 0.2), (1.0, 1.0)])
+def test_certify_bounds_the_dual_at_the_best_multiple_of_its_point(a1, a2):
+    """ScaleOracle.certify(a): the certified lower bound is the dual g(s·a) = sΣa + inner(s²‖v‖²) at the best s in
+    [0, s_max], with ‖v‖² = wᵀKw (w = a∘y), inner(q) = −q/(4c_s) (U = ∞) and s_max = c_L/max a. Here with κ_12 =
+    0.3 and labels ±1, ‖v‖² = a1² + a2² − 2·0.3·a1a2; the maximiser 2Σa/‖v‖² (capped at s_max) is far from 1 for
+    the first two points, so the bound must use s·Σa (not Σa/s). (certify reports min(g(s·a), value).)"""
+    from bounds.scale_oracle import ScaleOracle
+
+    X, y = _two_points(0.3)
+    o = ScaleOracle(X, y, "gaussian:sigma=1", progress=False, budget_s=20.0)
+    res = o.certify(np.array([a1, a2]), 2.0, 1.0, math.inf)
+    k = math.exp(-float(X[1, 0]) ** 2 / 2)
+    vsq = a1 * a1 + a2 * a2 - 2 * k * a1 * a2  # w = (a1, −a2), K_12 = k
+    s = min(2 * (a1 + a2) / vsq, 2.0 / max(a1, a2))
+    want = s * (a1 + a2) - s * s * vsq / 4
+    assert abs(nm.lower(res.lower) - min(want, nm.mid(res.value))) <= 1e-6 * abs(want)
+    assert nm.lower(res.lower) <= 2 + 2 * k + 1e-12  # below the optimum 2 + 2κ_12 (the closed form above)
