@@ -351,3 +351,15 @@ def test_predictions_are_the_sign_of_the_score_with_the_tie_label(monkeypatch, c
     tr = lrn.run(X, np.array([-1, 1, 1, -1]))
     want = np.where(tr.score > 0, 1, np.where(tr.score < 0, -1, lrn.zero_label))
     assert tr.yhat.tolist() == want.tolist() and -1 in want and 1 in want and tr.score[0] == 0
+
+
+def test_nan_to_zero_reads_unlogged_ball_rounds_as_exact_zero():
+    """An unlogged round of a high-precision trace holds a NaN ball; read as a number it is exactly 0 (as NaN is
+    in float64), and a logged value is kept as it is."""
+    from learners import numeric as nm
+
+    with nm.ball_arithmetic():
+        col = np.array([nm.Ball(float("nan")), nm.Ball(2.5)], dtype=object)
+        out = nm.nan_to_zero(col)
+        assert nm.mid(out[0]) == 0.0 and nm.upper(out[0]) == 0.0 and out[1] is col[1]
+    assert nm.nan_to_zero(np.array([np.nan, 2.5])).tolist() == [0.0, 2.5]
