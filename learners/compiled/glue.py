@@ -8,7 +8,9 @@ import numpy as np
 from ..expansion import KernelExpansion
 from ..kernels import Gaussian, Kernel, Linear, Polynomial
 from ..trace import Trace
-from .core import GAUSSIAN, LINEAR, POLY, Exp, new_expansion
+from numba import njit
+
+from .core import GAUSSIAN, JIT, LINEAR, POLY, Exp, new_expansion
 
 FLOAT, INT, BOOL = "f", "i", "b"
 
@@ -129,18 +131,27 @@ def kinds(local: np.ndarray, names: Sequence[str]) -> tuple[np.ndarray, tuple]:
 def kinds_rows(local: np.ndarray, names: Sequence[str]) -> tuple[np.ndarray, list[tuple]]:
     """:func:`kinds` for each row of a 2-D array of local codes (one run per row, as a batch keeps them; padding
     after a run's last round holds 0, "none", which changes nothing)."""
-    K, n = local.shape[0], len(names)
-    first = np.full((K, n), -1, np.int64)
-    for c in range(1, n):
-        m = local == c
-        first[:, c] = np.where(m.any(axis=1), m.argmax(axis=1), -1)
-    table, found = np.zeros((K, n), np.int16), []
+    mapped, order = _remap(np.ascontiguousarray(local, np.int16), len(names))
+    return mapped, [("none",) + tuple(names[c] for c in row[1:] if c) for row in order.tolist()]
+
+
+@njit(**JIT)
+def _remap(local, n):
+    """(codes numbered per row by first occurrence, "none" = 0 kept; order[k, j] = the local code numbered j)."""
+    K, T = local.shape
+    out = np.empty((K, T), np.int16)
+    order = np.zeros((K, n), np.int64)
     for k in range(K):
-        present = np.flatnonzero(first[k] >= 0)
-        present = present[np.argsort(first[k, present], kind="stable")]
-        table[k, present] = np.arange(1, len(present) + 1)
-        found.append(("none",) + tuple(names[c] for c in present))
-    return np.take_along_axis(table, local.astype(np.int64), axis=1), found
+        table = np.zeros(n, np.int16)
+        nxt = 1
+        for t in range(T):
+            c = local[k, t]
+            if c != 0 and table[c] == 0:
+                table[c] = nxt
+                order[k, nxt] = c
+                nxt += 1
+            out[k, t] = table[c]
+    return out, order
 
 
 def trace(learner: Any, y: np.ndarray, run: Run, kind_names: Sequence[str], E: "Exp | None") -> Trace:
