@@ -394,6 +394,24 @@ def test_numerical_study_invariance_and_degradation(name):
     assert res.holds is True, str(res)
 
 
+@pytest.mark.parametrize("rows,lhs,holds", [
+    ([(True, 0.0, 3, 1.0, 0.2), (False, 1.0, 3, 1.0, 0.2)], 0.0, True),  # identical variants: no deviation
+    ([(True, 0.0, 3, 1.0, 0.2), (False, 1.0, 5, 1.0, 0.2), (True, 1.0, 4, 1.0, 0.2)], 2.0, False),  # m: |5 − 3|
+    ([(True, 0.0, 3, 1.0, 0.2), (False, 1.0, 3, 1.0, 0.2 + 3e-6)], 3e-6, False),  # γ̄ beyond 1e-6
+    ([(True, 0.0, 3, 1.0, 0.2), (False, 1.0, 3, 2.0, 0.2)], math.inf, False),  # τ changed
+])
+def test_omm_num_reports_the_largest_deviation_of_an_invariant_learner(monkeypatch, rows, lhs, holds):
+    """OMM-NUM for an invariant learner: lhs = the largest change against the (θ = 0, b* = 0) variant of m, of τ
+    (exact: any change is ∞) and of γ̄ (absolute), rhs = 0, tolerance 1e-6. The variants' table is made by hand."""
+    import adversaries.realdata
+
+    table = [{"bias0": b, "theta": th, "m": m, "tau": tau, "gamma_bar": g} for b, th, m, tau, g in rows]
+    monkeypatch.setattr(adversaries.realdata, "table", lambda *a, **k: table)
+    res = bounds.check("OMM-NUM", learner="omm-efficient", params={"thetas": [0.0, 1.0]})
+    assert res.lhs == pytest.approx(lhs, rel=1e-9) and res.rhs == 0.0 and res.holds is holds
+    assert res.tolerance == 1e-6 and res.terms["m"] == 3
+
+
 # --------------------------------------------------------------------------- hand values of the printed bounds
 def test_printed_bounds_hand_values():
     """Hand computations: κ(2, 0) = √(3/4); Thm 4.1 at r = 2, φ = 0, γ₃/γ* = 2 is log 2/(−log √(3/4)); the §5.1

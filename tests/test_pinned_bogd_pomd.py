@@ -679,7 +679,7 @@ def test_pomdr_refuses_a_budget_that_halving_cannot_keep(B):
 def test_bogd_unb_screen_tolerance_grows_with_eq6_cancellation():
     """BOGD-UNB's tolerance is 1e-9 + 64·ε·cancel, cancel = max(1, max_i (|1 − λη|p_i + |λη − p_i|)/(λη(1 − p_i))
     ·|α_i| / max|α|) (eq. 6's a_i p_i + b_i = α_i sums two terms of that size). Here λη = 0.01, p = (½, ½),
-    α = (1, 1): each term is (0.99·½ + 0.49)/(0.01·½) = 197."""
+    α = (1, 1): each term is (0.99·½ + 0.49)/(0.01·½) = 197. The defect is eq. 7's, recomputed below."""
     from types import SimpleNamespace
 
     from bounds.registry import get
@@ -690,7 +690,11 @@ def test_bogd_unb_screen_tolerance_grows_with_eq6_cancellation():
     scr = get("BOGD-UNB").screen(_fake_run([rec], [0.0]), lrn, {})
     le = 0.1 * 0.1
     cancel = (abs(1 - le) * 0.5 + abs(le - 0.5)) / (le * (1 - 0.5))
-    assert cancel == pytest.approx(197.0) and scr.rhs == 0.0 and scr.lhs >= 0.0
+    assert cancel == pytest.approx(197.0) and scr.rhs == 0.0
+    # eq. 9: a_i = (1 − λη)/(λη(1 − p_i))α_i = 198 ≥ 0, b_i = (λη − p_i)/(λη(1 − p_i))α_i = −98; eq. 6 holds
+    # (198·½ − 98 = 1) and so does eq. 8 at slot 0 (λη(a + b) = 1); eq. 7 gives min(α − λη(b + a·e_0), γη) =
+    # (0, 0.1) against the logged α_new = (1, 1): the worst defect is |0 − 1| / max|α| = 1
+    assert scr.lhs == pytest.approx(1.0, abs=1e-12)
     assert scr.tol == 1e-9 + 64 * np.finfo(float).eps * cancel
     empty = get("BOGD-UNB").screen(_fake_run([], []), lrn, {})
     assert (empty.lhs, empty.rhs, empty.tol) == (0.0, 0.0, 1e-9 + 64 * np.finfo(float).eps)
