@@ -463,11 +463,14 @@ class Claim:
         A claim with a :meth:`screen_stack` screens a run as the one-run Stack of its Trace (one float formula)."""
         if type(self).screen_stack is Claim.screen_stack:
             return None
+        from learners.ogd import removal_rows
         from learners.trace import Stack
 
         from .screen import screens
 
-        return screens(*self.screen_stack(Stack.of(run.trace), learner, claim_params))[0]
+        log = getattr(run, "removal_log", None)
+        stack = Stack.of(run.trace, None if log is None else removal_rows(log))
+        return screens(*self.screen_stack(stack, learner, claim_params))[0]
 
     def screen_stack(self, stack: Any, learner: Any, claim_params: dict) -> Any:
         """:meth:`screen` for every run of a batch at once: (lhs, rhs, tol) float arrays, one entry per run of the

@@ -31,6 +31,7 @@ from scipy import stats
 from learners import numeric as nm
 from learners import params as P
 from learners.base import run_seeds as learners_run_seeds
+from learners.ogd import removal_rows
 from learners.realisations import realisations
 
 from .base import Claim, ClaimResult, Context, PreconditionError, tolerance
@@ -241,19 +242,18 @@ class BOGDUnbiased(Claim):
                                                   "rounds with p_i = 1": len(undefined)},
                           tol=tol, notes=notes, uncertified=reason)
 
-    def screen(self, run, learner, claim_params):
-        """:meth:`evaluate`'s defects over all removal rounds at once in float64 (the same formulas, vectorised);
-        a round with some p_i ≥ 1 (eq. 9 undefined) gives NaN, which never clears."""
-        from .screen import Screen
+    def screen_stack(self, st, learner, claim_params):
+        """:meth:`evaluate`'s defects over every logged removal of every run at once in float64 (the same formulas,
+        vectorised), then the worst per run (bounds.screen.run_max); a round with some p_i ≥ 1 (eq. 9 undefined)
+        gives its run NaN, which never clears. A run without removals reads (0, 0, 1e-9 + 64ε)."""
+        from .screen import run_max
 
         p = learner.describe_params()
         le, cap = p["lam"] * p["eta"], p["gamma"] * p["eta"]
-        R, slot, _ = _log_rows(run.removal_log)
-        if not len(R):
-            return Screen(0.0, 0.0, 1e-9 + 64 * np.finfo(float).eps)
+        R, slot, _, run = st.removals
         P, A, NEW = R[:, 0], R[:, 1], R[:, 2]
         rows = np.arange(len(R))
-        scale = np.maximum(np.abs(A).max(axis=1), 1e-300)
+        scale = np.maximum(np.abs(A).max(axis=1, initial=0.0), 1e-300)
         with np.errstate(divide="ignore", invalid="ignore"):
             a = (1 - le) / (le * (1 - P)) * A
             b = (le - P) / (le * (1 - P)) * A
@@ -261,14 +261,16 @@ class BOGDUnbiased(Claim):
             Z = np.zeros(P.shape)
             Z[rows, slot] = 1.0
             eq7 = np.minimum(A - le * (b + a * Z), cap)
-            d = np.stack([np.abs(a * P + b - A).max(axis=1) / scale,
+            d = np.stack([np.abs(a * P + b - A).max(axis=1, initial=0.0) / scale,
                           np.abs(A[rows, slot] - le * (a[rows, slot] + b[rows, slot])) / scale,
-                          np.maximum(-a.min(axis=1), 0.0) / scale, np.abs(eq7 - NEW).max(axis=1) / scale,
-                          np.abs(P.sum(axis=1) - 1), np.maximum(-P.min(axis=1), 0.0)])
-        d[:, (P >= 1).any(axis=1)] = np.nan
-        cancel = max(1.0, float((np.nan_to_num(size, nan=0.0, posinf=0.0).max(axis=1) / scale).max()))
-        return Screen(max(float(d.max()), 0.0) if not np.isnan(d).any() else np.nan, 0.0,
-                      1e-9 + 64 * np.finfo(float).eps * cancel)
+                          np.maximum(-a.min(axis=1, initial=np.inf), 0.0) / scale,
+                          np.abs(eq7 - NEW).max(axis=1, initial=0.0) / scale,
+                          np.abs(P.sum(axis=1) - 1), np.maximum(-P.min(axis=1, initial=np.inf), 0.0)])
+            d[:, (P >= 1).any(axis=1)] = np.nan
+            cancel = np.nan_to_num(size, nan=0.0, posinf=0.0).max(axis=1, initial=0.0) / scale
+        lhs = run_max(d.max(axis=0, initial=-np.inf), run, st.K, 0.0)
+        tol = 1e-9 + 64 * np.finfo(float).eps * run_max(cancel, run, st.K, 1.0)
+        return lhs, np.zeros(st.K), tol
 
     @staticmethod
     def _cancellation(rec: dict, le) -> float:
@@ -302,17 +304,6 @@ class BOGDUnbiased(Claim):
                 "eq10 = pi(eq7)": nm.bmax(*[abs(u - v) for u, v in zip(eq7, new)]) / scale,
                 "sum p = 1": abs(sum(p) - 1),
                 "p_i >= 0 (sampled p)": nm.nonneg(-nm.bmin(*p))}
-
-
-def _log_rows(log) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A removal log as arrays: (rows [removal, (p, alpha, alpha_new, kdiag), B], slots i_k, rounds t), from the
-    compiled path's RemovalLog or the generic path's list of dicts (float64)."""
-    if hasattr(log, "arrays"):
-        return log.arrays()
-    if not log:
-        return np.zeros((0, 4, 1)), np.zeros(0, np.int64), np.zeros(0, np.int64)
-    R = np.array([[r["p"], r["alpha"], r["alpha_new"], r["kdiag"]] for r in log], float)
-    return R, np.array([r["i"] for r in log], np.int64), np.array([r["t"] for r in log], np.int64)
 
 
 def _colsum(tr, name: str):
@@ -378,29 +369,30 @@ class BOGDSkewness(Claim):
                           {"worst round": where, "trace H consistency": consistency,
                            "removals": len(learner.removal_log), "reading": ctx.claim_params["reading"]}, tol=1e-9)
 
-    def screen(self, run, learner, claim_params):
-        """:meth:`evaluate`'s defects over all removal rounds at once in float64 (the same formulas, vectorised).
-        The check branches on |H| ≤ ZERO and on a spread above 1e-6; a round within a factor 2 of either threshold
-        gives NaN (never cleared), so that rounding between the two evaluations cannot flip a branch."""
-        from .screen import Screen
+    def screen_stack(self, st, learner, claim_params):
+        """:meth:`evaluate`'s defects over every logged removal of every run at once in float64 (the same formulas,
+        vectorised), the worst per run (bounds.screen.run_max). The check branches on |H| ≤ ZERO and on a spread
+        above 1e-6; a round within a factor 2 of either threshold gives its run NaN (never cleared), so that
+        rounding between the two evaluations cannot flip a branch. A run without removals reads (0, 0, 1e-9)."""
+        from .screen import run_max
 
-        R, _, t = _log_rows(run.removal_log)
-        if not len(R):
-            return Screen(0.0, 0.0, 1e-9)
+        R, _, t, run = st.removals
         a, k = R[:, 1], R[:, 3]
         B = a.shape[1]
-        scale = np.maximum((B * a * a * k).max(axis=1), 1e-300)
-        H = (B * np.sum(a * a * k, axis=1) - np.sum(a * np.sqrt(k), axis=1) ** 2) / scale
-        H_trace = np.asarray(run.trace["H"], float)[t - 1]
-        consistency = np.abs(H * scale - H_trace) / scale
-        c = a if claim_params["reading"] == "printed" else a * np.sqrt(k)
-        spread = (c.max(axis=1) - c.min(axis=1)) / np.maximum(np.abs(c).max(axis=1), 1e-300)
-        d = np.maximum(-H, 0.0)
-        d = np.where((np.abs(H) <= self.ZERO) & (spread > 1e-6), np.maximum(d, spread), d)
-        d = np.where((spread == 0) & (np.abs(H) > self.ZERO), np.maximum(d, np.abs(H)), d)
-        near = (np.abs(np.abs(H) - self.ZERO) <= self.ZERO / 2) | (np.abs(spread - 1e-6) <= 0.5e-6)
-        lhs = max(float(d.max()), float(consistency.max()), 0.0)
-        return Screen(np.nan if near.any() or np.isnan(d).any() else lhs, 0.0, 1e-9)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            scale = np.maximum((B * a * a * k).max(axis=1, initial=0.0), 1e-300)
+            H = (B * np.sum(a * a * k, axis=1) - np.sum(a * np.sqrt(k), axis=1) ** 2) / scale
+            consistency = np.abs(H * scale - st.col("H")[run, t - 1]) / scale
+            c = a if claim_params["reading"] == "printed" else a * np.sqrt(k)
+            spread = (c.max(axis=1, initial=-np.inf) - c.min(axis=1, initial=np.inf)) / \
+                np.maximum(np.abs(c).max(axis=1, initial=0.0), 1e-300)
+            d = np.maximum(-H, 0.0)
+            d = np.where((np.abs(H) <= self.ZERO) & (spread > 1e-6), np.maximum(d, spread), d)
+            d = np.where((spread == 0) & (np.abs(H) > self.ZERO), np.maximum(d, np.abs(H)), d)
+            near = (np.abs(np.abs(H) - self.ZERO) <= self.ZERO / 2) | (np.abs(spread - 1e-6) <= 0.5e-6)
+        lhs = run_max(np.fmax(d, consistency), run, st.K, 0.0)
+        bad = run_max((near | np.isnan(d)) * 1.0, run, st.K, 0.0) > 0
+        return np.where(bad, np.nan, lhs), np.zeros(st.K), np.full(st.K, 1e-9)
 
 
 # ------------------------------------------------------------------------------------------ expectations (E)

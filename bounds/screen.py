@@ -98,3 +98,13 @@ def worst_rows(lhs: np.ndarray, rhs: np.ndarray, active: np.ndarray, *mags: np.n
 def screens(lhs: np.ndarray, rhs: np.ndarray, tol: np.ndarray) -> list[Screen]:
     """One :class:`Screen` per run from the arrays a claim's ``screen_stack`` returns."""
     return [Screen(a, b, c) for a, b, c in zip(lhs.tolist(), rhs.tolist(), tol.tolist())]
+
+
+def run_max(values: np.ndarray, run: np.ndarray, K: int, floor: float) -> np.ndarray:
+    """Per run k < K: the largest of ``floor`` and ``values`` over the rows with ``run == k`` (rows of a batch's
+    removal rounds, in any order), NaN when one of those values is NaN (as max over a NaN row would give)."""
+    out = np.full(K, float(floor))
+    np.fmax.at(out, run, values)
+    bad = np.zeros(K, bool)
+    np.logical_or.at(bad, run, np.isnan(values))
+    return np.where(bad, np.nan, out)

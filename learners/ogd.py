@@ -238,3 +238,14 @@ class BOGDPlusPlus(_BoundedOGD):
             q = nm.pos_part(p)
             p = q / np.sum(q)
         return p, pmin
+
+
+def removal_rows(log) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A BOGD / BOGD++ removal log as float64 arrays: (rows [removal, (p, alpha, alpha_new, kdiag), B], slots i_k,
+    rounds t), from the compiled path's RemovalLog (its ``arrays()``) or the generic path's list of dicts."""
+    if hasattr(log, "arrays"):
+        return log.arrays()
+    if not log:
+        return np.zeros((0, 4, 1)), np.zeros(0, np.int64), np.zeros(0, np.int64)
+    R = np.array([[r["p"], r["alpha"], r["alpha_new"], r["kdiag"]] for r in log], float)
+    return R, np.array([r["i"] for r in log], np.int64), np.array([r["t"] for r in log], np.int64)

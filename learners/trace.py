@@ -175,7 +175,8 @@ class Stack:
     past the end); ``kind`` holds codes into ``kind_names``; ``extras[name]`` is a float (K, T) array holding a
     Trace's extra column as it would be (NaN, −1 or 0/1 = False where nothing was logged, and past the end) and
     ``logged[name]`` says, per run, whether the run logged it at all (a Trace has the column only then). Runs with
-    ``ok[k]`` False raised: their rows are meaningless."""
+    ``ok[k]`` False raised: their rows are meaningless. ``removals`` (BOGD and BOGD++) holds every run's logged
+    removals in run order: (rows [removal, (p, alpha, alpha_new, kdiag), B], slots, rounds, the run of each)."""
 
     y: np.ndarray
     score: np.ndarray
@@ -185,6 +186,7 @@ class Stack:
     ok: np.ndarray
     extras: dict
     logged: dict
+    removals: "tuple | None" = None
 
     @property
     def K(self) -> int:
@@ -219,9 +221,12 @@ class Stack:
         return self.kind == self.kind_names.index(name)
 
     @classmethod
-    def of(cls, tr: Trace) -> "Stack":
-        """The one-run Stack of a float Trace (its extras as float rows)."""
+    def of(cls, tr: Trace, removals: "tuple | None" = None) -> "Stack":
+        """The one-run Stack of a float Trace (its extras as float rows), with its removal log's (rows, slots,
+        rounds) when given."""
         ext = {k: np.asarray(v, float)[None] for k, v in tr.extras.items()}
+        if removals is not None:
+            removals = (*removals, np.zeros(len(removals[1]), np.int64))
         return cls(np.asarray(tr.y, float)[None], np.asarray(tr.score, float)[None], np.asarray(tr.kind)[None],
                    tuple(tr.kind_names), np.array([tr.T]), np.ones(1, bool), ext,
-                   {k: np.ones(1, bool) for k in ext})
+                   {k: np.ones(1, bool) for k in ext}, removals)

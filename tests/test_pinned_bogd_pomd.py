@@ -642,9 +642,16 @@ def test_interlace_sees_a_violation_at_the_last_index():
 
 
 def _fake_run(log: list, H: list):
+    """A run of len(H) rounds (at least 1) whose trace holds only the H column, with the given removal log."""
     from types import SimpleNamespace
 
-    return SimpleNamespace(removal_log=log, trace={"H": np.array(H, float)})
+    from learners.trace import Trace
+
+    T = max(len(H), 1)
+    z, one = np.zeros(T), np.ones(T, np.int8)
+    tr = Trace("bogd", {}, "linear", z, one, one, np.zeros(T, np.int16), ("none",), np.zeros(T, np.int64), z,
+               {"H": np.array(H, float)} if H else {})
+    return SimpleNamespace(removal_log=log, trace=tr)
 
 
 @pytest.mark.parametrize("reading,lhs", [("printed", 0.5), ("corrected", 0.0)])

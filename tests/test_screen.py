@@ -168,19 +168,31 @@ def test_clearing_batch_counts_truthfully():
 
 @pytest.mark.parametrize("name,params", [("forgetron-basic", {"B": 3}), ("forgetron-self-tuned", {"B": 2}),
                                          ("forgetron-greedy", {"B": 2}), ("ahpatron", {"B": 4}),
-                                         ("perceptron", {}), ("remove-oldest", {"B": 2}), ("bogd", {"B": 2})])
+                                         ("perceptron", {}), ("remove-oldest", {"B": 2}), ("bogd", {"B": 2}),
+                                         ("bogd++", {"B": 3})])
 @pytest.mark.parametrize("kernel", KERNELS)
 def test_batch_run_equals_single_runs(name, params, kernel):
+    """A batch's runs equal single runs column by column, and BOGD's removal logs record for record (each run of a
+    batch starts from a reset generator, as a single run does)."""
+    from learners.ogd import removal_rows
+
     seqs = _sequences(7, 10, d=3)
     lrn = learners.make(name, kernel=kernel, **params)
     batch = compiled.run_batch(lrn, seqs)
+    removals = 0
     for b, (X, y) in zip(batch, seqs):
-        ref = learners.make(name, kernel=kernel, **params).run(X, y)
+        single = learners.make(name, kernel=kernel, **params)
+        ref = single.run(X, y)
+        if name.startswith("bogd"):
+            got, want = removal_rows(b.removal_log), removal_rows(single.removal_log)
+            removals += len(want[0])
+            assert all(np.array_equal(g, w) for g, w in zip(got, want))
         tr = b.trace
         assert tr.M == ref.M and tr.kind_names == ref.kind_names and set(tr.extras) == set(ref.extras)
         for c in ["score", "norm", "size", "kind", "yhat", *ref.extras]:
             np.testing.assert_allclose(np.asarray(tr[c], float), np.asarray(ref[c], float), rtol=1e-12, atol=1e-300,
                                        equal_nan=True, err_msg=c)
+    assert removals > 0 or not name.startswith("bogd")
 
 
 def test_perturb_batch_stays_in_the_unit_ball():

@@ -221,7 +221,7 @@ def _batch(kc, kp, X3, Y2, lens, cap, gram, args, ext3, first2, scores2, kinds2,
             ok[k] = False
 
 
-def batch_plan(learner, T: int):
+def batch_plan(learner, T: int, K: int = 1):
     """The :class:`.batch.Plan` of a batch of Ahpatron runs (None for AVP, whose schedules are per round)."""
     from .batch import Plan
 

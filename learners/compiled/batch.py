@@ -29,13 +29,15 @@ from . import glue
 class Plan(NamedTuple):
     """How a family runs a batch: ``loop`` is its compiled batch driver (:func:`drive`), which runs the family's
     own loop with parameters ``args`` on each sequence from an empty expansion of capacity ``cap`` (``gram``: with
-    a Gram matrix, core.empty)."""
+    a Gram matrix, core.empty); ``removals``, for BOGD and BOGD++, holds each run's removal log
+    (``run(k)``, ``rows()``: learners/compiled/ogd.py BatchRemovals)."""
     loop: Callable
     args: tuple
     spec: Sequence[tuple[str, str]]
     kind_names: Sequence[str]
     cap: int
     gram: bool
+    removals: Any = None
 
 
 class BatchRun(NamedTuple):
@@ -73,7 +75,8 @@ def run_stack(learner: Any, mod: Any, seqs: Sequence[tuple[np.ndarray, np.ndarra
     plan, lens, Y2, ext3, first2, scores2, kinds2, _, _, ok = driven
     extras = {name: ext3[:, c] for c, (name, _) in enumerate(plan.spec)}
     logged = {name: first2[:, c] >= 0 for c, (name, _) in enumerate(plan.spec)}
-    return Stack(Y2, scores2, kinds2, tuple(plan.kind_names), lens, ok, extras, logged)
+    rows = None if plan.removals is None else plan.removals.rows()
+    return Stack(Y2, scores2, kinds2, tuple(plan.kind_names), lens, ok, extras, logged, rows)
 
 
 def _drive_all(learner: Any, mod: Any, seqs: Sequence[tuple[np.ndarray, np.ndarray]]) -> "tuple | None":
@@ -81,7 +84,7 @@ def _drive_all(learner: Any, mod: Any, seqs: Sequence[tuple[np.ndarray, np.ndarr
     ok), the padded columns of every run; None when ``mod`` has no plan for ``learner``."""
     plan_of = getattr(mod, "batch_plan", None)
     Tmax = max((len(y) for _, y in seqs), default=0)
-    plan = None if plan_of is None or Tmax == 0 else plan_of(learner, Tmax)
+    plan = None if plan_of is None or Tmax == 0 else plan_of(learner, Tmax, len(seqs))
     if plan is None:
         return None
     K, d = len(seqs), seqs[0][0].shape[1]
@@ -113,8 +116,9 @@ def _runs(learner, seqs, plan: Plan, lens, Y2, ext3, first2, scores2, kinds2, si
             continue
         n = int(lens[k])
         extra = {plan.spec[c][0]: conv[c][k, :n] for c in glue.logged_order(first2[k])}
+        log = None if plan.removals is None else plan.removals.run(k)
         out.append(BatchRun(glue.assemble(learner, dict(params), np.asarray(y, np.int8), scores2[k, :n],
-                                          kind2[k, :n], names[k], sizes2[k, :n], norms2[k, :n], extra, None), None, X))
+                                          kind2[k, :n], names[k], sizes2[k, :n], norms2[k, :n], extra, None), log, X))
     return out
 
 

@@ -222,6 +222,57 @@ def arguments(learner, T: int, log: bool = True) -> tuple[tuple, tuple]:
     return (variant, B, float(learner.lam), float(learner.eta), gamma, draws), (rlog, rlog_i, rlog_t, nlog)
 
 
+class BatchRemovals:
+    """The removal logs of a batch of runs (learners/compiled/batch.py): run k logs its first ``limit`` removals
+    into ``rlog[k]``, ``slot[k]``, ``rounds[k]`` and counts them in ``count[k]``."""
+
+    def __init__(self, K: int, T: int, B: int, limit: int, lam_eta: float):
+        L = min(limit, T)
+        self.rlog, self.slot = np.empty((K, L, 4, max(B, 1))), np.empty((K, L), np.int64)
+        self.rounds, self.count, self.lam_eta = np.empty((K, L), np.int64), np.zeros(K, np.int64), lam_eta
+
+    def run(self, k: int) -> RemovalLog:
+        """Run k's ``removal_log``, as a single run of the learner would leave it."""
+        return RemovalLog(self.rlog[k], self.slot[k], self.rounds[k], int(self.count[k]), self.lam_eta)
+
+    def rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Every logged removal of the batch: (rows [removal, (p, alpha, alpha_new, kdiag), B], slots, rounds, the
+        run of each), in run order."""
+        keep = np.arange(self.rlog.shape[1])[None, :] < self.count[:, None]
+        run = np.broadcast_to(np.arange(len(self.count))[:, None], keep.shape)
+        return self.rlog[keep], self.slot[keep], self.rounds[keep], run[keep]
+
+
+@njit(**JIT)
+def _batch(kc, kp, X3, Y2, lens, cap, gram, args, ext3, first2, scores2, kinds2, sizes2, norms2, ok):
+    """:func:`_run` on every sequence of a batch (learners/compiled/batch.py), each from an empty expansion with
+    the same uniform draws (a reset generator's first draws) and its own removal log."""
+    variant, B, lam, eta, gamma, draws, rlog, slot, rounds, count = args
+    for k in range(X3.shape[0]):
+        n = lens[k]
+        E = core.empty(cap, X3.shape[2], kc, kp, gram)
+        try:
+            _run(kc, kp, X3[k, :n], Y2[k, :n], variant, B, lam, eta, gamma, draws, E, ext3[k], first2[k],
+                 scores2[k], kinds2[k], sizes2[k], norms2[k], rlog[k], slot[k], rounds[k], count[k:k + 1])
+        except Exception:  # noqa: BLE001 (numba: no exception object); the caller takes the generic path
+            ok[k] = False
+
+
+def batch_plan(learner, T: int, K: int = 1):
+    """The :class:`.batch.Plan` of a batch of K runs of at most T rounds of BOGD or BOGD++ (None for kernel OGD):
+    the learner is reset and draws its T uniforms once (every run starts from a reset, and run k uses the first
+    draws of that stream, as its own run would), and each run fills its removal log (:class:`BatchRemovals`)."""
+    from .batch import Plan
+
+    if learner.name == "ogd":
+        return None
+    learner.reset()
+    (variant, B, lam, eta, gamma, draws), _ = arguments(learner, T, log=False)
+    logs = BatchRemovals(K, T, B, int(getattr(learner, "removal_log_limit", 0)), float(learner.lam * learner.eta))
+    args = (variant, B, lam, eta, gamma, draws, logs.rlog, logs.slot, logs.rounds, logs.count)
+    return Plan(_batch, args, SPEC, KINDS, B + 1, BOUNDED_GRAM, logs)
+
+
 def run(learner, X: np.ndarray, y: np.ndarray):
     gram = BOUNDED_GRAM if learner.name != "ogd" else glue.unbudgeted_gram(len(y))
     r = glue.start_run(learner, X, y, SPEC, gram=gram)

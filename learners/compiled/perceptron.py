@@ -243,7 +243,7 @@ def _batch_family(kc, kp, X3, Y2, lens, cap, gram, args, ext3, first2, scores2, 
             ok[k] = False
 
 
-def batch_plan(learner, T: int):
+def batch_plan(learner, T: int, K: int = 1):
     """The :class:`.batch.Plan` of a batch of runs of at most T rounds, or None for the learners whose run needs
     per-sequence inputs drawn or tabulated in Python (rbp's draws, a schedule)."""
     from .batch import Plan
