@@ -225,14 +225,43 @@ def _stacked(calc: Any, learner: Any, claim_params: dict, batch: Sequence[tuple]
 
     if not calc.has_stack_screen:
         return None
-    stack = compiled.run_stack(learner, batch)
-    if stack is None:
-        return None
+    stack, where = compiled.run_stack(learner, batch), list(range(len(batch)))
+    if stack is None:  # a family without a batch plan: its runs one by one, stacked
+        stack, where = _stack_of_runs(learner, batch)
+        if stack is None:
+            return [None] * len(batch) if where == [] else None
     try:
         got = calc.screen_stack(stack, learner, claim_params)
     except (ValueError, ArithmeticError, KeyError, IndexError):
         return None
-    return [scr if ok else None for scr, ok in zip(screens(*got), stack.ok.tolist())]
+    out: list = [None] * len(batch)
+    for i, scr, ok in zip(where, screens(*got), stack.ok.tolist()):
+        out[i] = scr if ok else None
+    return out
+
+
+def _stack_of_runs(learner: Any, batch: Sequence[tuple]) -> tuple:
+    """(the Stack of the runs of ``batch`` that did not raise, their indices in ``batch``), from
+    ``compiled.run_batch`` (their removal logs stacked too); (None, []) when every run raised, (None, None) when the
+    compiled path does not apply."""
+    from learners import compiled
+    from learners.ogd import removal_rows
+    from learners.trace import Stack
+
+    runs = compiled.run_batch(learner, batch)
+    if runs is None:
+        return None, None
+    where = [i for i, r in enumerate(runs) if r is not None]
+    if not where:
+        return None, []
+    removals = None
+    if all(runs[i].removal_log is not None for i in where):
+        parts = [removal_rows(runs[i].removal_log) for i in where]
+        rows = [p[0] for p in parts if len(p[0])]
+        removals = (np.concatenate(rows) if rows else np.zeros((0, 4, 1)),
+                    *(np.concatenate([p[c] for p in parts]) for c in (1, 2)),
+                    np.concatenate([np.full(len(p[1]), j, np.int64) for j, p in enumerate(parts)]))
+    return Stack.of_runs([runs[i].trace for i in where], [batch[i][0] for i in where], removals), where
 
 
 def _screen(calc: Any, run: Any, learner: Any, claim_params: dict):

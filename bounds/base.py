@@ -469,7 +469,7 @@ class Claim:
         from .screen import screens
 
         log = getattr(run, "removal_log", None)
-        stack = Stack.of(run.trace, None if log is None else removal_rows(log))
+        stack = Stack.of(run.trace, None if log is None else removal_rows(log), getattr(run, "X", None))
         return screens(*self.screen_stack(stack, learner, claim_params))[0]
 
     def screen_stack(self, stack: Any, learner: Any, claim_params: dict) -> Any:

@@ -64,36 +64,59 @@ class ALDDeterminant(Claim):
 
     def evaluate(self, ctx):
         tr = ctx.trace
-        worst, where, tol, tested = self.sides(tr, ctx.kernel.matrix(ctx.X, ctx.X), int(ctx.claim_params["max_tests"]))
-        return ctx.result(worst, 0.0, {"worst round": where, "ALD tests": len(tested)}, tol=tol)
+        added, tested = support_history(tr)
+        alpha = np.asarray([float(v) for v in tr["alpha_t"]]) if "alpha_t" in tr else np.full(tr.T, np.nan)
+        K = np.asarray(ctx.kernel.matrix(ctx.X, ctx.X), float)[None]
+        worst, where, tol = self.sides([(added, tested)], alpha[None], K, int(ctx.claim_params["max_tests"]))
+        return ctx.result(float(worst[0]), 0.0, {"worst round": int(where[0]), "ALD tests": len(tested)},
+                          tol=float(tol[0]))
 
-    def screen(self, run, learner, claim_params):
-        """:meth:`evaluate`'s sides on the run (the same function, :meth:`sides`: the determinants are the cost)."""
-        from .screen import Screen
-
-        K = learner.kernel.matrix(run.X, run.X)
-        worst, _, tol, _ = self.sides(run.trace, K, int(claim_params["max_tests"]))
-        return Screen(float(worst), 0.0, float(tol))
+    def screen_stack(self, st, learner, claim_params):
+        """:meth:`sides` for every run of a batch (the same function: the determinants of all runs are computed
+        together, grouped by order)."""
+        K = np.stack([learner.kernel.matrix(x, x) for x in st.X])
+        added = [np.flatnonzero(row) for row in st.is_kind("pomd-add") & st.mask]
+        alpha = st.col("alpha_t")
+        tested = [np.flatnonzero(np.isfinite(row) & m) for row, m in zip(alpha, st.mask)]
+        worst, _, tol = self.sides(list(zip(added, tested)), alpha, K, int(claim_params["max_tests"]))
+        return worst, np.zeros(st.K), tol
 
     @staticmethod
-    def sides(tr, K: np.ndarray, max_tests: int) -> tuple:
-        """(max_t |α_t − ratio_t| / κ(x_t, x_t), its 1-based round, the tolerance, the tested rounds)."""
-        added, tested = support_history(tr)
-        worst, where, tol = 0.0, -1, 1e-9
-        for t in tested[:max_tests]:
-            S = added[added < t]
-            if len(S) == 0:
-                continue
-            idx = np.append(S, t)
-            s1, ld1 = np.linalg.slogdet(K[np.ix_(idx, idx)])
-            s0, ld0 = np.linalg.slogdet(K[np.ix_(S, S)])
-            ratio = s1 * s0 * math.exp(ld1 - ld0)
-            cond = np.linalg.cond(K[np.ix_(idx, idx)])
-            err = abs(float(tr["alpha_t"][t]) - ratio) / max(float(K[t, t]), np.finfo(float).tiny)
-            tol = max(tol, 1e-9 + 64 * np.finfo(float).eps * cond)
-            if err > worst:
-                worst, where = err, t + 1
-        return worst, where, tol, tested
+    def sides(history: list, alpha: np.ndarray, K: np.ndarray, max_tests: int) -> tuple:
+        """Per run r with (added rounds, tested rounds) = history[r], α_t = alpha[r] and kernel matrix K[r]
+        (0-based rounds, padded arrays): (max_t |α_t − ratio_t| / κ(x_t, x_t) over its first ``max_tests`` tests
+        with a non-empty S_t (0 when none), its 1-based round (−1), the tolerance 1e-9 + 64ε·max_t cond).
+
+        ratio_t = det K_{S_t∪{t}} / det K_{S_t} from two ``slogdet`` and cond(K_{S_t∪{t}}) from the singular
+        values; S_t = the rounds added before t, a prefix of the added rounds. The matrices of every test of
+        every run are gathered by order and factored in one stacked LAPACK call per order. A NaN error or
+        condition number is passed over (it neither raises nor lowers the maximum)."""
+        R = len(history)
+        worst, where, tol = np.zeros(R), np.full(R, -1, np.int64), np.full(R, 1e-9)
+        by_order: dict = {}
+        for r, (added, tested) in enumerate(history):
+            tested = np.asarray(tested[:max_tests], np.int64)
+            m = np.searchsorted(added, tested)  # |S_t|: the added rounds before t (added is increasing)
+            for t, k in zip(tested[m > 0].tolist(), m[m > 0].tolist()):
+                by_order.setdefault(k, []).append((r, t, added[:k]))
+        for group in by_order.values():
+            run = np.array([r for r, _, _ in group])
+            t = np.array([t for _, t, _ in group])
+            S = np.array([S for _, _, S in group])
+            idx = np.concatenate([S, t[:, None]], axis=1)
+            A1 = K[run[:, None, None], idx[:, :, None], idx[:, None, :]]
+            A0 = K[run[:, None, None], S[:, :, None], S[:, None, :]]
+            s1, ld1 = np.linalg.slogdet(A1)
+            s0, ld0 = np.linalg.slogdet(A0)
+            with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+                ratio = s1 * s0 * np.exp(ld1 - ld0)
+                cond = np.linalg.cond(A1)
+                err = np.abs(alpha[run, t] - ratio) / np.maximum(K[run, t, t], np.finfo(float).tiny)
+            for r, e, c, tt in zip(run.tolist(), err.tolist(), cond.tolist(), t.tolist()):
+                tol[r] = max(tol[r], 1e-9 + 64 * np.finfo(float).eps * c)
+                if e > worst[r] or (e == worst[r] and e > 0 and tt + 1 < where[r]):
+                    worst[r], where[r] = e, tt + 1
+        return worst, where, tol
 
 
 @claim

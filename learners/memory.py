@@ -44,8 +44,16 @@ def _human(n: float) -> str:
     return f"{n:.3g} PB"  # pragma: no cover
 
 
+#: Allocations up to this size are not checked against the available memory (reading it costs a file read, and
+#: a counterexample search asks for thousands of small kernel matrices a second); BOUNDLAB_MAX_BYTES still applies.
+SMALL_BYTES = 2**24
+
+
 def require_bytes(nbytes: float, what: str) -> None:
-    """Raise :class:`MemoryBudgetError` when an allocation of ``nbytes`` for ``what`` exceeds the budget."""
+    """Raise :class:`MemoryBudgetError` when an allocation of ``nbytes`` for ``what`` exceeds the budget (one of
+    at most :data:`SMALL_BYTES` only when BOUNDLAB_MAX_BYTES sets a smaller budget)."""
+    if nbytes <= SMALL_BYTES and not os.environ.get("BOUNDLAB_MAX_BYTES"):
+        return
     cap = budget_bytes()
     if nbytes > cap:
         raise MemoryBudgetError(f"{what} needs {_human(nbytes)}, more than the memory budget of {_human(cap)} (half "

@@ -176,7 +176,8 @@ class Stack:
     Trace's extra column as it would be (NaN, −1 or 0/1 = False where nothing was logged, and past the end) and
     ``logged[name]`` says, per run, whether the run logged it at all (a Trace has the column only then). Runs with
     ``ok[k]`` False raised: their rows are meaningless. ``removals`` (BOGD and BOGD++) holds every run's logged
-    removals in run order: (rows [removal, (p, alpha, alpha_new, kdiag), B], slots, rounds, the run of each)."""
+    removals in run order: (rows [removal, (p, alpha, alpha_new, kdiag), B], slots, rounds, the run of each); ``X``
+    (claims that read the points, ALD-DET) the (K, T, d) points, 0 past each run's end."""
 
     y: np.ndarray
     score: np.ndarray
@@ -187,6 +188,7 @@ class Stack:
     extras: dict
     logged: dict
     removals: "tuple | None" = None
+    X: "np.ndarray | None" = None
 
     @property
     def K(self) -> int:
@@ -221,12 +223,39 @@ class Stack:
         return self.kind == self.kind_names.index(name)
 
     @classmethod
-    def of(cls, tr: Trace, removals: "tuple | None" = None) -> "Stack":
-        """The one-run Stack of a float Trace (its extras as float rows), with its removal log's (rows, slots,
-        rounds) when given."""
-        ext = {k: np.asarray(v, float)[None] for k, v in tr.extras.items()}
+    def of(cls, tr: Trace, removals: "tuple | None" = None, X: "np.ndarray | None" = None) -> "Stack":
+        """The one-run Stack of a float Trace, with its removal log's (rows, slots, rounds) and its points X
+        when given."""
         if removals is not None:
             removals = (*removals, np.zeros(len(removals[1]), np.int64))
-        return cls(np.asarray(tr.y, float)[None], np.asarray(tr.score, float)[None], np.asarray(tr.kind)[None],
-                   tuple(tr.kind_names), np.array([tr.T]), np.ones(1, bool), ext,
-                   {k: np.ones(1, bool) for k in ext}, removals)
+        return cls.of_runs([tr], None if X is None else [X], removals)
+
+    @classmethod
+    def of_runs(cls, traces: list, X: "list | None" = None, removals: "tuple | None" = None) -> "Stack":
+        """The Stack of float Traces of one learner (their kind codes renumbered into one list of names, their
+        extras padded with each column's fill), with their points X (one dimension) when given."""
+        K, T = len(traces), max(tr.T for tr in traces)
+        lens = np.array([tr.T for tr in traces], np.int64)
+        y, score, kind = np.zeros((K, T)), np.zeros((K, T)), np.zeros((K, T), np.int16)
+        names: list = ["none"]
+        extras: dict = {}
+        logged: dict = {}
+        for k, tr in enumerate(traces):
+            n = tr.T
+            y[k, :n], score[k, :n] = tr.y, tr.score
+            for m in tr.kind_names:
+                if m not in names:
+                    names.append(m)
+            codes = [names.index(m) for m in tr.kind_names]
+            kind[k, :n] = np.asarray(codes, np.int16)[np.asarray(tr.kind, np.int64)]
+            for name, col in tr.extras.items():
+                if name not in extras:
+                    fill = np.nan if col.dtype.kind == "f" else (-1.0 if col.dtype.kind in "iu" else 0.0)
+                    extras[name], logged[name] = np.full((K, T), fill), np.zeros(K, bool)
+                extras[name][k, :n], logged[name][k] = col, True
+        Xs = None
+        if X is not None:
+            Xs = np.zeros((K, T, np.shape(X[0])[1]))
+            for k, x in enumerate(X):
+                Xs[k, : len(x)] = x
+        return cls(y, score, kind, tuple(names), lens, np.ones(K, bool), extras, logged, removals, Xs)

@@ -512,3 +512,21 @@ def test_a_declaration_with_a_flag_of_another_kind_is_refused(kind, flag):
     with pytest.raises(ValueError, match="even applies to int"):
         Param("x", kind, **{flag: True})
     assert Param("x", "int", even=True).even and Param("x", "float", list_ok=True).list_ok
+
+
+def test_small_allocations_skip_the_available_memory_reading(monkeypatch):
+    """Up to SMALL_BYTES nothing reads the available memory (a search asks for thousands of small kernel matrices a
+    second); above it, half the available memory is the budget; BOUNDLAB_MAX_BYTES applies to every size."""
+    import learners.memory as mem
+
+    monkeypatch.delenv("BOUNDLAB_MAX_BYTES", raising=False)
+    reads = []
+    monkeypatch.setattr(mem, "available_bytes", lambda: reads.append(1) or 2 * mem.SMALL_BYTES)
+    mem.require_bytes(mem.SMALL_BYTES, "small")
+    assert reads == []
+    with pytest.raises(MemoryBudgetError, match="just above"):  # half of 2·SMALL_BYTES available
+        mem.require_bytes(mem.SMALL_BYTES + 1, "just above")
+    assert reads == [1]
+    monkeypatch.setenv("BOUNDLAB_MAX_BYTES", "100")
+    with pytest.raises(MemoryBudgetError, match="tiny"):
+        mem.require_bytes(101, "tiny")

@@ -93,7 +93,12 @@ def test_stacked_screen_equals_the_screen_of_each_run(cid, learner, params, kern
     ctx = bounds.base.Context(calc, seqs[0][0], seqs[0][1], kernel, learner, params)
     lrn = ctx.make_learner()
     stack = compiled.run_stack(lrn, seqs)
-    assert stack is not None and stack.K == len(seqs) and sorted(set(stack.lens.tolist())) != [stack.y.shape[1]]
+    if stack is None:  # no batch plan (POMD): the runs one by one, stacked (adversaries/batch.py)
+        from adversaries.batch import _stack_of_runs
+
+        stack, where = _stack_of_runs(lrn, seqs)
+        assert where == list(range(len(seqs)))
+    assert stack.K == len(seqs) and sorted(set(stack.lens.tolist())) != [stack.y.shape[1]]
     lhs, rhs, tol = calc.screen_stack(stack, lrn, ctx.claim_params)
     for k, run in enumerate(compiled.run_batch(lrn, seqs)):
         if run is None:
