@@ -127,10 +127,17 @@ def worst_shrink_radius(lemma: str, f_norm: float, phi: float, U: float) -> floa
     return nm.bmin(U, (1 - phi) * f_norm / c) if c > 0 else U
 
 
+def eq40_terms(B: Any, sqrt: Any = mpmath.sqrt, log: Any = mpmath.log) -> tuple:
+    """The three terms of eq. 40's right side, 1/(B+1), 2/√(B+1) and 1/(2√log(B+1)), with mpmath's sqrt and log
+    (sympy's for the monotonicity proof of :func:`eq40_monotone`: one formula for both)."""
+    b1 = B + 1
+    return 1 / b1, 2 / sqrt(b1), 1 / (2 * sqrt(log(b1)))
+
+
 def eq40_rhs(B: Any) -> Any:
     """Right side of eq. 40: 1/(B+1) + 2/√(B+1) + 1/(2√log(B+1)) (mpmath number, or interval when B is one)."""
-    b1 = B + 1
-    return 1 / b1 + 2 / mpmath.sqrt(b1) + 1 / (2 * mpmath.sqrt(mpmath.log(b1)))
+    t1, t2, t3 = eq40_terms(B)
+    return t1 + t2 + t3
 
 
 @functools.lru_cache(maxsize=4)
@@ -173,7 +180,7 @@ def eq40_monotone() -> bool:
     import sympy as sp
 
     B = sp.symbols("B", positive=True)
-    terms = (1 / (B + 1), 2 / sp.sqrt(B + 1), 1 / (2 * sp.sqrt(sp.log(B + 1))))
+    terms = eq40_terms(B, sp.sqrt, sp.log)
     return all(bool(sp.simplify(sp.diff(term, B)).is_negative) for term in terms)
 
 

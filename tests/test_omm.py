@@ -199,6 +199,17 @@ def test_theorem_table_and_appendix_on_clusters_of_given_r(D, seed, shift, rho):
         assert res.holds is True, str(res)
 
 
+@pytest.mark.parametrize("phi_t,ok", [(0.5, True), (0.6, False), (0.95, False)])
+def test_table1_run_needs_phi_at_most_rho(phi_t, ok):
+    """OMM-TAB1 in run mode: φ_t ≤ ρ (the second column's hypothesis); a φ_t above ρ = 0.5 is outside the claim."""
+    X, y = make_sequence("two-clusters:T=30,d=3,D=1.0,shift=0.0", seed=1)
+    if ok:
+        assert run_check("OMM-TAB1", X, y, "omm-efficient", rho=0.5, phi_t=phi_t).holds is True
+    else:
+        with pytest.raises(bounds.base.PreconditionError, match="phi"):
+            run_check("OMM-TAB1", X, y, "omm-efficient", rho=0.5, phi_t=phi_t)
+
+
 @pytest.mark.claim("OMM-S51")
 @given(s=SEQS, rho=st.sampled_from([0.3, 1.0]))
 @settings(max_examples=10)

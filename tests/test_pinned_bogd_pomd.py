@@ -714,3 +714,15 @@ def test_rbp_class_refuses_a_seed_that_is_not_a_non_negative_integer(seed):
     with pytest.raises(ValueError, match="seed"):
         learner_class("rbp")(seed=seed)
     assert learner_class("rbp")(seed=3).seed == 3
+
+
+def test_bogd_h_screen_measures_the_trace_s_h_relative_to_b_max_alpha2_kappa():
+    """A removal round with α = (1, 3), κ_ii = 1, B = 2: H = 2·(1 + 9) − (1 + 3)² = 4 > 0 and the α unequal, so
+    no defect of the identity itself; the trace logged H = 1 instead, a consistency defect of |4 − 1| / max_i
+    Bα_i²κ_ii = 3/18 = 1/6."""
+    from bounds.registry import get
+
+    rec = {"t": 1, "p": np.array([0.5, 0.5]), "alpha": np.array([1.0, 3.0]), "alpha_new": np.array([1.0, 3.0]),
+           "kdiag": np.array([1.0, 1.0]), "i": 0, "lam_eta": 0.1}
+    scr = get("BOGD-H").screen(_fake_run([rec], [1.0]), None, {"reading": "printed"})
+    assert scr.lhs == pytest.approx(1 / 6, rel=1e-15) and (scr.rhs, scr.tol) == (0.0, 1e-9)

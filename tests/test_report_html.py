@@ -143,3 +143,19 @@ def test_repeated_headings_get_numbered_ids(tmp_path):
 
     page = _markdown(tmp_path).render("# A b\n\n# A b\n\n## A b\n")
     assert re.findall(r'id="([^"]+)"', page) == ["section--a-b", "section--a-b-2", "section--a-b-3"]
+
+
+def test_report_figures_are_saved_at_110_dpi(tmp_path, monkeypatch):
+    """A report figure is a PNG at 110 dpi: a 2 × 1 inch figure is 220 × 110 pixels (the PNG header's size)."""
+    import struct
+
+    import matplotlib.pyplot as plt
+
+    from bounds.report import Fragment
+
+    monkeypatch.setenv("BOUNDLAB_REPORT_DIR", str(tmp_path))
+    fig = plt.figure(figsize=(2, 1))
+    fig.add_subplot().plot([0, 1], [1, 0])
+    assert Fragment("probe", "Probe").figure(fig, "f.png") == "![](f.png)"
+    head = (tmp_path / "f.png").read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", head[16:24]) == (220, 110)
