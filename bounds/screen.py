@@ -13,7 +13,8 @@ A claim gives its screen as ``screen_stack``: the same reading for every run of 
 :class:`learners.trace.Stack` (the padded columns a batch of runs leaves in one compiled call, no Trace built); its
 one-run ``screen`` is ``screen_stack`` on the Stack of that run's Trace, so each claim has one float formula
 (tests/test_screen.py holds the stacked reading to the one-run reading, and the one-run reading to the check).
-Claims whose runs do not batch (BOGD's draws, POMD) keep a one-run ``screen``.
+A family with a batch plan fills the Stack in one compiled call; the others (POMD) run one by one and are stacked
+(adversaries.batch._stack_of_runs).
 """
 from __future__ import annotations
 
@@ -75,16 +76,10 @@ def tolerances(lhs: np.ndarray, rhs: np.ndarray, *mags: np.ndarray) -> np.ndarra
     return ATOL + RTOL * m
 
 
-def worst_row(lhs: np.ndarray, rhs: np.ndarray, *mags: np.ndarray) -> Screen:
-    """The row with the smallest slack rhs + tol − lhs (the first of equals), as bounds.forgetron.Checks.result
-    picks it from rows added with those magnitudes."""
-    rows = [np.asarray(v, float)[None] for v in (lhs, rhs, *mags)]
-    return screens(*worst_rows(rows[0], rows[1], np.ones(rows[0].shape, bool), *rows[2:]))[0]
-
-
 def worst_rows(lhs: np.ndarray, rhs: np.ndarray, active: np.ndarray, *mags: np.ndarray) -> tuple:
-    """:func:`worst_row` for each run of a batch: ``lhs``, ``rhs`` and ``mags`` are (K, R) rows (R the most rows
-    of a run), ``active`` marks each run's rows. Returns (lhs, rhs, tol) of each run's worst row, NaN for all three
+    """The row with the smallest slack rhs + tol − lhs (the first of equals), as bounds.forgetron.Checks.result
+    picks it from rows added with those magnitudes, for each run of a batch: ``lhs``, ``rhs`` and ``mags`` are
+    (K, R) rows (R the most rows of a run), ``active`` marks each run's rows. Returns (lhs, rhs, tol) of each run's worst row, NaN for all three
     when that row's slack is NaN (argmin picks the first NaN, as Checks.result would meet it)."""
     tol = tolerances(lhs, rhs, *mags)
     with np.errstate(invalid="ignore"):
