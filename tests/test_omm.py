@@ -210,6 +210,47 @@ def test_table1_run_needs_phi_at_most_rho(phi_t, ok):
             run_check("OMM-TAB1", X, y, "omm-efficient", rho=0.5, phi_t=phi_t)
 
 
+def _fake_geometry(monkeypatch, **brackets):
+    """bounds.omm.geo returns the given certified brackets (name_lo, name_hi) instead of solving for them."""
+    from types import SimpleNamespace
+
+    import bounds.omm
+
+    g = SimpleNamespace(uncertified=None, **brackets)
+    monkeypatch.setattr(bounds.omm, "geo", lambda ctx, p=None: g)
+    return g
+
+
+def test_ex51_geometry_reports_the_row_with_the_largest_possible_deviation(monkeypatch):
+    """OMM-EX51 geometry with brackets γ* ∈ [1, 1] (exact), D̄ exact, and D certified in [r + 10⁻³, r + 10⁻³]:
+    the rows' slacks (rhs_lower − lhs) are 0, −10⁻³, 0 and about 0, so the reported row is D's, lhs = 10⁻³ — a
+    violation beyond SOLVER_RTOL·(1 + c + r)."""
+    c, r = 4.0, 0.5
+    X, y = ex51_points(c, r)
+    _fake_geometry(monkeypatch, gamma_lo=1.0, gamma_hi=1.0, D_lo=r + 1e-3, D_hi=r + 1e-3,
+                   Dbar_lo=math.sqrt((c + r) ** 2 + 1), Dbar_hi=math.sqrt((c + r) ** 2 + 1))
+    res = run_check("OMM-EX51", X, y, "omm-efficient", part="geometry", c=c)
+    assert res.terms["worst"] == "D" and res.lhs == pytest.approx(1e-3, rel=1e-9) and res.holds is False
+
+
+@pytest.mark.parametrize("r,rows", [(1.0, 1), (1.2, 1), (1.5, 0)])
+def test_appendix_a_bounds_the_mistakes_by_7_when_r_is_in_1_sqrt2(monkeypatch, r, rows):
+    """OMM-APPA on a run: with 1 ≤ r < √2 (certified) the mistakes are compared with 7 (App. A); outside that
+    regime, and without γ₃, nothing is compared (0 ≤ 0)."""
+    import bounds.omm
+
+    X, y = make_sequence("two-clusters:T=20,d=2,D=1.0,shift=0.0", seed=2)
+    _fake_geometry(monkeypatch, r_lo=r, r_hi=r, gamma_lo=0.5, gamma_hi=0.5, D_lo=1.0, D_hi=1.0)
+    monkeypatch.setattr(bounds.omm, "gamma3", lambda tr: None)
+    res = run_check("OMM-APPA", X, y, "omm-efficient")
+    if rows:
+        M = learners.make("omm-efficient", kernel="linear").run(X, y).M
+        assert (res.lhs, res.rhs, res.rhs_lower, res.terms["which"]) == (M, 7.0, 7.0, "mistakes")
+        assert res.holds is (M <= 7)
+    else:
+        assert (res.lhs, res.rhs) == (0.0, 0.0) and res.terms["note"] == "nothing to check"
+
+
 @pytest.mark.claim("OMM-S51")
 @given(s=SEQS, rho=st.sampled_from([0.3, 1.0]))
 @settings(max_examples=10)
