@@ -320,3 +320,17 @@ def test_certified_diameter_brackets_the_exact_diameter(p):
     assert lo <= 2.0 <= hi and hi - lo <= 1e-8
     lo0, hi0 = certified_diameter(np.array([[0.25, 0.5], [0.25, 0.5]]), p)
     assert lo0 == 0.0 and 0.0 <= hi0 <= 1e-7 and (p == 2.0 or hi0 == 0.0)  # l_2: the Gram trick's error bound
+
+
+@pytest.mark.parametrize("w,b", [([math.nan, 1.0], 0.5), ([1.0, 0.0], math.inf), ([0.0, 0.0], 0.5)])
+def test_a_non_finite_or_zero_classifier_certifies_nothing(w, b):
+    """certify_bracket skips a candidate classifier with a non-finite w or b, or w = 0: with no other candidate the
+    lower end is −∞ with w = 0 (no certificate), while the upper end still comes from the convex weights."""
+    from learners.maxmargin import MaxMarginResult, certify_bracket
+
+    Vp, Vm = np.array([[1.0, 0.0]]), np.array([[-1.0, 0.0]])
+    sol = MaxMarginResult(1.0, 1.0, np.array(w), b, Vp[0], Vm[0], np.ones(1), np.ones(1), None, None, "hand")
+    br = certify_bracket(Vp, Vm, 3.0, sol)
+    assert br.lo.is_finite() is False and float(br.lo.mid()) == -math.inf
+    assert br.w.tolist() == [0.0, 0.0] and br.b == 0.0
+    assert float(br.hi.upper()) >= 1.0 >= float(br.hi.lower())  # ‖v₊ − v₋‖₃ / 2 = 1
