@@ -46,6 +46,15 @@ def support_history(trace) -> tuple[np.ndarray, np.ndarray]:
     return added, tested
 
 
+def without_numerical_zeros(lam: np.ndarray, T: int) -> np.ndarray:
+    """The eigenvalues λ_1 ≥ λ_2 ≥ ... of a T×T kernel matrix with those at most 16·T·ε·λ_1 set to 0: LAPACK's
+    symmetric eigensolver is backward stable (each computed eigenvalue within a small multiple of T·ε·‖K‖ of an
+    exact one), so below that level an eigenvalue cannot be told from 0; ALD-T1 reads them as 0 (a zero satisfies
+    every envelope)."""
+    noise = 16 * T * np.finfo(float).eps * max(lam[0], 1e-300)
+    return np.where(lam > noise, lam, 0.0)
+
+
 # ------------------------------------------------------------------------------------------- invariants (I)
 @claim
 class ALDDeterminant(Claim):
@@ -260,8 +269,7 @@ class ALDBudget(Claim):
                     "K_T has non-finite entries (features too large for the kernel in float64)")
         lam = np.asarray(spectrum(K), float)
         why = degenerate_spectrum(lam, alpha)
-        noise = 16 * T * np.finfo(float).eps * max(lam[0], 1e-300)
-        lam = np.where(lam > noise, lam, 0.0)  # numerically zero eigenvalues satisfy every envelope
+        lam = without_numerical_zeros(lam, T)  # numerically zero eigenvalues satisfy every envelope
         diag = ctx.kernel.diag(ctx.X)
         b = ald_bounds(lam, alpha, float(np.min(diag)), p["D"], k)
         which = ctx.claim_params["decay"]

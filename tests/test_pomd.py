@@ -314,3 +314,13 @@ def test_D_below_a_diagonal_entry_is_refused(cid):
     assert res.verdict == "inconclusive", str(res)
     if cid != "ALD-T1":  # ALD-T1 is never certified (LAPACK eigenvalues) and says so before any hypothesis
         assert "D >= kappa(x,x)" in str(res), str(res)
+
+
+def test_eigenvalues_below_16_T_eps_lambda1_read_as_zero():
+    """ALD-T1's numerical zero: an eigenvalue at most 16·T·ε·λ_1 is 0, one above is kept (T = 10, λ_1 = 2)."""
+    from bounds.pomd import without_numerical_zeros
+
+    eps = np.finfo(float).eps
+    level = 16 * 10 * eps * 2.0
+    lam = np.array([2.0, 1.03 * level, level, 0.9 * level, -level])
+    assert without_numerical_zeros(lam, 10).tolist() == [2.0, 1.03 * level, 0.0, 0.0, 0.0]  # 16.5·Tελ_1 kept
