@@ -217,9 +217,10 @@ def _screens(calc: Any, learner: Any, claim_params: dict, seqs: Sequence[tuple],
 
 
 def _stacked(calc: Any, learner: Any, claim_params: dict, batch: Sequence[tuple]) -> "list | None":
-    """The screens of one dimension's batch read from one :class:`learners.trace.Stack` (no Trace built) when the
-    claim has a ``screen_stack`` and the learner's family a batch plan: None per run that raised; None for the
-    whole batch when that path does not apply or the screen could not read the stack."""
+    """The screens of one dimension's batch read from one :class:`learners.trace.Stack` when the claim has a
+    ``screen_stack``: filled by one compiled call where the learner's family has a batch plan (no Trace built),
+    else from the runs one by one (:func:`_stack_of_runs`). None per run that raised; None for the whole batch when
+    the compiled path does not apply or the screen could not read the stack."""
     from bounds.screen import screens
     from learners import compiled
 
