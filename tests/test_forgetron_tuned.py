@@ -448,3 +448,11 @@ def test_forgetron_mistake_bound_long_hunt(claim, name, seq, B):
     r = bounds.check(claim, X, y, kernel=kernel, learner=name, params={"B": B})
     assert r.holds is True, str(r)
     target(r.lhs / r.rhs, label="M / bound")
+
+
+def test_largest_feasible_phi_with_no_feasible_point_brackets_below_the_smallest_grid_point():
+    """With Q_t = 1 > 15/32 M_t (M_t = 1) and σ = 1, μ = 0, g(φ) = φ² + 2φ + 1 − 15/32 > 0 for every φ ≥ 0: no φ is
+    feasible, and the bracket is (0, the grid's smallest point 1e-12)."""
+    from bounds.forgetron_tuned import feasible_bracket
+
+    assert feasible_bracket(1.0, 0.0, 1.0, 1) == (0.0, 1e-12) and largest_feasible_phi(1.0, 0.0, 1.0, 1) == 0.0
