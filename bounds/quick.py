@@ -122,10 +122,7 @@ def quick_solve(oracle: HingeOracle, c_L: float, c_s: float, U: float, iters: in
         if best_val - best.g <= rtol * max(1.0, abs(best_val)):
             settled = True
             break
-        t_next = 0.5 * (1 + math.sqrt(1 + 4 * t_mom * t_mom))
-        mom = (t_mom - 1) / t_next
-        if nxt.g < cur.g:  # restart the momentum
-            mom, t_next = 0.0, 1.0
+        mom, t_next = fista_momentum(t_mom, restart=nxt.g < cur.g)
         cur = _Dual(oracle, np.clip(nxt.a + mom * (nxt.a - prev_a), 0.0, c_L), c_s, U) if mom > 0 else nxt
         prev_a, t_mom = nxt.a, t_next
         step *= 1.5
@@ -134,6 +131,16 @@ def quick_solve(oracle: HingeOracle, c_L: float, c_s: float, U: float, iters: in
     ok = best_val - lower <= rtol * max(1.0, abs(best_val))
     return OracleResult(best_val, lower, best_comp, f"quick dual ascent ({n} iterations)", multipliers=best.a,
                         settled=settled), ok
+
+
+def fista_momentum(t: float, restart: bool) -> tuple[float, float]:
+    """(momentum, next t) of the accelerated ascent (FISTA, Beck & Teboulle 2009): t' = (1 + √(1 + 4t²))/2 and
+    momentum (t − 1)/t'; with adaptive restart (O'Donoghue & Candès 2015) after a step that lowered the dual value
+    the momentum is dropped and t starts again at 1."""
+    if restart:
+        return 0.0, 1.0
+    t_next = 0.5 * (1 + math.sqrt(1 + 4 * t * t))
+    return (t - 1) / t_next, t_next
 
 
 @contextlib.contextmanager

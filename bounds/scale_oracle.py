@@ -90,6 +90,13 @@ def _say(msg: str, progress: bool) -> None:
         print(f"\r# oracle: {msg}", end="", file=sys.stderr, flush=True)
 
 
+def budget_spent(elapsed: float, epochs: int, budget: float) -> bool:
+    """Whether refining must stop: two more exact epochs at the mean cost so far (``elapsed`` seconds over the warm
+    start and ``epochs`` epochs) would pass ``budget`` seconds."""
+    per_epoch = elapsed / (epochs + 1)
+    return elapsed + 2 * per_epoch > budget
+
+
 class ScaleOracle:
     """Scalable certified comparator problems for one sequence (X, y) and a Gaussian kernel."""
 
@@ -262,8 +269,7 @@ class ScaleOracle:
             _say(f"lower {nm.lower(res.lower):.6g}, upper {nm.upper(res.value):.6g}, certified gap "
                  f"{nm.upper(res.value) - nm.lower(res.lower):.4g} after {epochs} exact epochs "
                  f"({time.monotonic() - t0:.0f} s)", self.progress)
-            per_epoch = (time.monotonic() - t0) / (epochs + 1)
-            if decided is None or time.monotonic() - t0 + 2 * per_epoch > self.budget_s:
+            if decided is None or budget_spent(time.monotonic() - t0, epochs, self.budget_s):
                 res.notes.append(f"time budget {self.budget_s:.0f} s reached: certified gap "
                                  f"{nm.upper(res.value) - nm.lower(res.lower):.4g}")
                 break

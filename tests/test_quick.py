@@ -228,3 +228,16 @@ def test_a_loose_screen_is_rechecked(monkeypatch):
         assert (fast.holds, fast.lhs) == (ref.holds, ref.lhs)
         open_by_screen += loose.holds is not ref.holds
     assert open_by_screen >= 1  # not vacuous: the loose screen alone would have answered differently
+
+
+def test_fista_momentum_and_its_restart():
+    """t_1 = 1, t' = (1 + √(1 + 4t²))/2, momentum (t − 1)/t'; a restart drops the momentum and sets t back to 1."""
+    import math
+
+    from bounds.quick import fista_momentum
+
+    assert fista_momentum(1.0, False) == (0.0, (1 + math.sqrt(5)) / 2)
+    t = (1 + math.sqrt(5)) / 2
+    mom, t2 = fista_momentum(t, False)
+    assert t2 == 0.5 * (1 + math.sqrt(1 + 4 * t * t)) and mom == (t - 1) / t2 and 0.28 < mom < 0.29
+    assert fista_momentum(7.0, True) == (0.0, 1.0)

@@ -508,3 +508,29 @@ def test_certify_bounds_the_dual_at_the_best_multiple_of_its_point(a1, a2):
     want = s * (a1 + a2) - s * s * vsq / 4
     assert abs(nm.lower(res.lower) - min(want, nm.mid(res.value))) <= 1e-6 * abs(want)
     assert nm.lower(res.lower) <= 2 + 2 * k + 1e-12  # below the optimum 2 + 2κ_12 (the closed form above)
+
+
+def test_refinement_stops_when_two_more_epochs_would_pass_the_budget():
+    """After 4 epochs in 10 s (2 s each, the warm start counted as one), two more end at 14 s: inside a 15 s
+    budget; after 4 epochs in 12.5 s they end at 17.5 s: outside."""
+    from bounds.scale_oracle import budget_spent
+
+    assert budget_spent(10.0, 4, 15.0) is False and budget_spent(12.5, 4, 15.0) is True
+    assert budget_spent(10.0, 4, 14.0) is False and budget_spent(10.0, 4, 13.9) is True
+
+
+def test_refinement_runs_exact_epochs_until_the_time_budget():
+    """A decision that never comes: the oracle refines with exact epochs until two more would pass its budget
+    (2 s here), then says so in its notes; the bracket stays certified."""
+    import re
+
+    from adversaries.sequences import get
+    from bounds.scale_oracle import ScaleOracle
+
+    X, y = get("noisy").build(seed=4, T=40, d=3)
+    ScaleOracle(X, y, "gaussian:sigma=1", progress=False).minimise(1.0, 0.5, 1.0, decided=lambda lo, up: True)
+    res = ScaleOracle(X, y, "gaussian:sigma=1", progress=False, budget_s=2.0).minimise(  # compiled code loaded
+        1.0, 0.5, 1.0, decided=lambda lo, up: False)
+    epochs = int(re.search(r"(\d+) exact epochs", res.solver).group(1))
+    assert epochs >= 1 and any("time budget 2 s reached" in n for n in res.notes)
+    assert nm.lower(res.lower) <= nm.upper(res.value)
