@@ -850,3 +850,16 @@ def test_lemma44_default_phi_at_rho_1_and_the_empty_case(p):
     res = run_check("OMM-L44", X, np.array([1, -1, 1, -1, 1]), "omm-efficient", rho=1.0, p=p)
     assert (res.holds, res.lhs, res.rhs, res.rhs_lower) == (True, 0.0, 1.0, None), str(res)
     assert res.terms == {"rounds": 0, "phi": 0.999} and res.notes == ["no round with a_t < φγ_t"]
+
+
+@pytest.mark.parametrize("delta,eta", [(0.5, 0.1), (0.8, 0.3), (0.95, 0.6), (0.9, 0.85)])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_general_lp_search_recovers_the_l2_closed_form(delta, eta, seed):
+    """κ∘'s numeric search for general p (a surrogate that penalises infeasible points, then a feasibility check
+    and the exact value at the optimiser's point), run at p = 2 with only 2 starts, finds the l_2 closed form of
+    eq. 7 within 1e-9: a lower estimate that must reach the supremum on these regimes."""
+    from bounds.omm_kappa import _numeric_lp
+
+    val, arg = _numeric_lp(delta, eta, 2.0, 2, 2, seed)
+    assert val <= K.kappa_circ_closed(delta, eta) + 1e-12
+    assert val == pytest.approx(K.kappa_circ_closed(delta, eta), abs=1e-9) and "u" in arg

@@ -530,3 +530,14 @@ def test_small_allocations_skip_the_available_memory_reading(monkeypatch):
     monkeypatch.setenv("BOUNDLAB_MAX_BYTES", "100")
     with pytest.raises(MemoryBudgetError, match="tiny"):
         mem.require_bytes(101, "tiny")
+
+
+def test_budget_boundary_points_include_the_forgetron_threshold():
+    """A budget's default boundary points: its low end, the next admissible value, 2·low + 2 and the Forgetron's
+    B = 83 threshold (84, the first even budget above it, for an even budget such as POMDR's)."""
+    from learners.params import budget
+
+    assert budget().boundary == (1, 2, 4, 83)
+    assert budget(low=4, even=True).boundary == (4, 6, 10, 84)
+    (B,) = [p for p in learners.params_of("pomdr") if p.name == "B"]
+    assert 84 in B.boundary_points()

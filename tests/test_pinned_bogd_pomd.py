@@ -683,7 +683,8 @@ def test_pomdr_refuses_a_budget_that_halving_cannot_keep(B):
     assert learners.make("pomdr", B=4).B == learner_class("pomdr")(B=4).B == 4
 
 
-def test_bogd_unb_screen_tolerance_grows_with_eq6_cancellation():
+@pytest.mark.parametrize("alpha_new,defect", [((1.0, 1.0), 1.0), ((0.0, 0.1), 0.0)])
+def test_bogd_unb_screen_tolerance_grows_with_eq6_cancellation(alpha_new, defect):
     """BOGD-UNB's tolerance is 1e-9 + 64·ε·cancel, cancel = max(1, max_i (|1 − λη|p_i + |λη − p_i|)/(λη(1 − p_i))
     ·|α_i| / max|α|) (eq. 6's a_i p_i + b_i = α_i sums two terms of that size). Here λη = 0.01, p = (½, ½),
     α = (1, 1): each term is (0.99·½ + 0.49)/(0.01·½) = 197. The defect is eq. 7's, recomputed below."""
@@ -692,7 +693,7 @@ def test_bogd_unb_screen_tolerance_grows_with_eq6_cancellation():
     from bounds.registry import get
 
     lrn = SimpleNamespace(describe_params=lambda: {"lam": 0.1, "eta": 0.1, "gamma": 1.0})
-    rec = {"t": 1, "p": np.array([0.5, 0.5]), "alpha": np.array([1.0, 1.0]), "alpha_new": np.array([1.0, 1.0]),
+    rec = {"t": 1, "p": np.array([0.5, 0.5]), "alpha": np.array([1.0, 1.0]), "alpha_new": np.array(alpha_new),
            "kdiag": np.array([1.0, 1.0]), "i": 0, "lam_eta": 0.01}
     scr = get("BOGD-UNB").screen(_fake_run([rec], [0.0]), lrn, {})
     le = 0.1 * 0.1
@@ -700,8 +701,9 @@ def test_bogd_unb_screen_tolerance_grows_with_eq6_cancellation():
     assert cancel == pytest.approx(197.0) and scr.rhs == 0.0
     # eq. 9: a_i = (1 − λη)/(λη(1 − p_i))α_i = 198 ≥ 0, b_i = (λη − p_i)/(λη(1 − p_i))α_i = −98; eq. 6 holds
     # (198·½ − 98 = 1) and so does eq. 8 at slot 0 (λη(a + b) = 1); eq. 7 gives min(α − λη(b + a·e_0), γη) =
-    # (0, 0.1) against the logged α_new = (1, 1): the worst defect is |0 − 1| / max|α| = 1
-    assert scr.lhs == pytest.approx(1.0, abs=1e-12)
+    # (0, 0.1): against a logged α_new = (1, 1) the worst defect is |0 − 1| / max|α| = 1; against (0, 0.1) there
+    # is none (Σp = 1, p ≥ 0, a ≥ 0 too)
+    assert scr.lhs == pytest.approx(defect, abs=1e-12)
     assert scr.tol == 1e-9 + 64 * np.finfo(float).eps * cancel
     empty = get("BOGD-UNB").screen(_fake_run([], []), lrn, {})
     assert (empty.lhs, empty.rhs, empty.tol) == (0.0, 0.0, 1e-9 + 64 * np.finfo(float).eps)
