@@ -728,3 +728,20 @@ def test_bogd_h_screen_measures_the_trace_s_h_relative_to_b_max_alpha2_kappa():
            "kdiag": np.array([1.0, 1.0]), "i": 0, "lam_eta": 0.1}
     scr = get("BOGD-H").screen(_fake_run([rec], [1.0]), None, {"reading": "printed"})
     assert scr.lhs == pytest.approx(1 / 6, rel=1e-15) and (scr.rhs, scr.tol) == (0.0, 1e-9)
+
+
+@pytest.mark.parametrize("ball", [False, True])
+def test_bogd_t4_needs_nonnegative_kernel_values_in_both_arithmetics(ball):
+    """BOGD-T4 assumes κ(x_s, x_t) ≥ 0 (its H_t argument): a Gaussian sequence meets it (its lower end, in ball
+    arithmetic the certified lower end of every entry, is > 0); the linear kernel on x and −x does not."""
+    from learners import numeric as nm
+
+    from bounds.base import Context
+    from bounds.registry import get
+
+    calc = get("BOGD-T4")
+    X, y = np.array([[0.5, 0.0], [-0.5, 0.0], [0.0, 0.5]]), np.array([1, -1, 1])
+    with (nm.ball_arithmetic() if ball else nm.float64()):
+        calc.preconditions(Context(calc, X, y, "gaussian:sigma=1", "bogd++", {"B": 2}))
+        with pytest.raises(PreconditionError, match="kappa"):
+            calc.preconditions(Context(calc, X, y, "linear", "bogd++", {"B": 2}))
