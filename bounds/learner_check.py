@@ -320,6 +320,10 @@ def check_claim(factory: Callable[..., Any], cid: str, implements: "str | None",
     from adversaries.search import hunt
 
     t0 = time.monotonic()
+
+    def elapsed() -> float:  # each verdict's own wall time
+        return time.monotonic() - t0
+
     missing = _Missing()
     calc = bounds.get(cid)
     if implements is None:
@@ -327,18 +331,18 @@ def check_claim(factory: Callable[..., Any], cid: str, implements: "str | None",
     with substitute_for(implements, factory, missing, label):
         _probe(cid, implements, kernel, seed)
         if missing.terms:
-            return ClaimVerdict(cid, "not applicable", missing.reason(), seconds=time.monotonic() - t0)
+            return ClaimVerdict(cid, "not applicable", missing.reason(), seconds=elapsed())
         try:
             s = hunt(cid, learner=implements, seconds=seconds, out_dir=out_dir, seed=seed, kernel=kernel,
                      max_examples=max_examples, clock=clock)
         except ValueError as exc:
             if missing.terms:
-                return ClaimVerdict(cid, "not applicable", missing.reason(), seconds=time.monotonic() - t0)
+                return ClaimVerdict(cid, "not applicable", missing.reason(), seconds=elapsed())
             if "nothing to hunt" not in str(exc):
-                return ClaimVerdict(cid, "not applicable", str(exc).splitlines()[0], seconds=time.monotonic() - t0)
+                return ClaimVerdict(cid, "not applicable", str(exc).splitlines()[0], seconds=elapsed())
             s = None
         if missing.terms:
-            return ClaimVerdict(cid, "not applicable", missing.reason(), seconds=time.monotonic() - t0,
+            return ClaimVerdict(cid, "not applicable", missing.reason(), seconds=elapsed(),
                                 tried=0 if s is None else s.tried)
         gap = None if s is None or not math.isfinite(s.best_gap) else float(s.best_gap)
         tried = 0 if s is None else s.tried
@@ -348,24 +352,24 @@ def check_claim(factory: Callable[..., Any], cid: str, implements: "str | None",
             det = _deterministic(factory, implements, s.witnesses[0])
             reason = f"certified by the replay of {len(s.witnesses)} witness(es)" + \
                 ("" if det else "; the learner is NOT deterministic: a replay may not reproduce the witness")
-            return ClaimVerdict(cid, "VIOLATED", reason, gap, list(s.witnesses), tried, time.monotonic() - t0,
+            return ClaimVerdict(cid, "VIOLATED", reason, gap, list(s.witnesses), tried, elapsed(),
                                 errata=known_errata(cid))
         n, why = _certified_on_checks(cid, implements, kernel, seed, max(seconds, 2.0))
         if missing.terms:
-            return ClaimVerdict(cid, "not applicable", missing.reason(), gap, [], tried, time.monotonic() - t0)
+            return ClaimVerdict(cid, "not applicable", missing.reason(), gap, [], tried, elapsed())
         if s is not None and (s.float_violations or s.float_only or s.flagged > s.flags_refuted):
             return ClaimVerdict(cid, "inconclusive", f"{s.float_violations} float64 violation(s) in the search "
                                 f"({s.flagged} candidate(s) flagged by the float screen, {s.flags_refuted} of them "
                                 f"refuted by the full check), none confirmed by the certified replay (float-only candidates in {out_dir}/float-only)",
-                                gap, [], tried, time.monotonic() - t0, certified_on=n)
+                                gap, [], tried, elapsed(), certified_on=n)
         if why:
             return ClaimVerdict(cid, "inconclusive", f"no violation in {tried} sequences searched, but not every "
-                                f"check sequence is certified: {why}", gap, [], tried, time.monotonic() - t0,
+                                f"check sequence is certified: {why}", gap, [], tried, elapsed(),
                                 certified_on=n)
         return ClaimVerdict(cid, "holds", f"no violation in {tried} sequences searched; certified to hold on the "
                             f"{n} check sequence(s) ({', '.join(CHECK_GENERATORS if calc.needs_sequence else ['-'])})"
                             f" — a statement about these runs, not a proof for every sequence", gap, [], tried,
-                            time.monotonic() - t0, certified_on=n)
+                            elapsed(), certified_on=n)
 
 
 def prepare(factory: Callable[..., Any], pairs: list, kernel: "str | None") -> tuple["str | None", list[str]]:

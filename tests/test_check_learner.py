@@ -197,6 +197,7 @@ def test_not_applicable_names_the_missing_term(tmp_path):
                                   implements="perceptron", seconds=0.5, clock="cpu", out_dir=tmp_path)
     v = report["PER-L1"]
     assert v.verdict == "not applicable" and "'final'" in v.reason  # PER-L1 reads the hypothesis f_t, not exposed
+    assert 0 <= v.seconds <= 120
 
 
 # ----------------------------------------------------------------------------------- the self-tuned Forgetron
@@ -259,6 +260,7 @@ def test_forgetron_claims_reading_unexposed_internals_are_not_applicable(tmp_pat
     assert reasons["FGT-L3"][0] == "not applicable" and "'U'" in reasons["FGT-L3"][1]  # the learner's radius
     assert reasons["FGT-L6"][0] == "not applicable" and "'Phi'" in reasons["FGT-L6"][1]  # Φ_t of eq. 24
     assert reasons["FGT-L2"][0] == "not applicable" and "'observer'" in reasons["FGT-L2"][1]  # f'_t and f''_t
+    assert all(0 <= v.seconds <= 120 for v in report.verdicts)  # each verdict's own wall time
 
 
 # --------------------------------------------------------------------------------- scikit-learn and the protocol

@@ -363,3 +363,12 @@ def test_nan_to_zero_reads_unlogged_ball_rounds_as_exact_zero():
         out = nm.nan_to_zero(col)
         assert nm.mid(out[0]) == 0.0 and nm.upper(out[0]) == 0.0 and out[1] is col[1]
     assert nm.nan_to_zero(np.array([np.nan, 2.5])).tolist() == [0.0, 2.5]
+
+
+def test_polynomial_kernel_degree_starts_at_1():
+    """The normalised polynomial kernel has degree D ≥ 1 (degree 0 is the constant kernel, not a polynomial one)."""
+    from learners.params import ParamError
+
+    with pytest.raises(ParamError, match="degree"):
+        learners.parse_kernel("poly:degree=0")
+    assert learners.parse_kernel("poly:degree=1").degree == 1

@@ -324,3 +324,13 @@ def test_eigenvalues_below_16_T_eps_lambda1_read_as_zero():
     level = 16 * 10 * eps * 2.0
     lam = np.array([2.0, 1.03 * level, level, 0.9 * level, -level])
     assert without_numerical_zeros(lam, 10).tolist() == [2.0, 1.03 * level, 0.0, 0.0, 0.0]  # 16.5·Tελ_1 kept
+
+
+@pytest.mark.parametrize("name", ["pomd", "pomdr"])
+def test_pomd_predicts_plus_one_on_a_tie(name):
+    """ŷ_t = sign f_t(x_t) with sign(0) = +1 (learners.pomd's stated tie label): on the first round f_1 = 0, so a
+    −1 label is a mistake and a +1 label is not."""
+    lrn = learners.make(name, kernel="linear")
+    for y, M in ((-1, 1), (1, 0)):
+        tr = lrn.run(np.array([[0.5, 0.0]]), np.array([y]))
+        assert tr.score[0] == 0 and tr.yhat[0] == 1 and tr.M == M
