@@ -177,6 +177,7 @@ class ClaimResult:
     arithmetic: str = "float64"  # the arithmetic lhs, rhs and holds were computed in
     intervals: dict = field(default_factory=dict)  # ball mode: name -> [lower, upper] (floats rounded outward)
     certificate: Any = None  # bounds.certify.Certificate once the verdict was re-derived in ball arithmetic
+    kernel: str | None = None  # the kernel's spec (None for a claim checked without a sequence)
 
     @property
     def slack(self) -> float:
@@ -201,7 +202,7 @@ class ClaimResult:
 
     def to_json(self) -> dict:
         out = {
-            "claim": self.claim, "learner": self.learner, "params": self.params, "T": self.T,
+            "claim": self.claim, "learner": self.learner, "kernel": self.kernel, "params": self.params, "T": self.T,
             "lhs": self.lhs, "rhs": self.rhs, "slack": self.slack, "tolerance": self.tolerance,
             "holds": self.holds, "preconditions": self.preconditions, "terms": self.terms,
             "comparator": self.comparator, "reading": self.reading,
@@ -318,7 +319,8 @@ class Context:
         return ClaimResult(self.claim.id, self.learner, dict(self.params), self.T, lhs_f, rhs_f, tol, holds,
                            dict(self.checked), dict(terms or {}), dict(comparator or {}),
                            None if rhs_lower is None else float(rhs_lower), notes,
-                           self.__dict__.get("trace"), self.comparator_f, reading=learner_reading(self.learner))
+                           self.__dict__.get("trace"), self.comparator_f, reading=learner_reading(self.learner),
+                           kernel=self._kernel_spec())
 
     def _ball_result(self, lhs, rhs, terms, rhs_lower, comparator, notes, uncertified) -> ClaimResult:
         """The verdict in ball arithmetic: violated iff lhs > rhs for every point of the balls, holds iff
@@ -347,7 +349,12 @@ class Context:
                            dict(self.checked), _mids(terms or {}), _mids(dict(comparator or {})),
                            None if lo is None else mid(lo), notes, self.__dict__.get("trace"), self.comparator_f,
                            reading=learner_reading(self.learner),
-                           arithmetic=f"arb ball arithmetic, {nm.ball_precision()} bits", intervals=intervals)
+                           arithmetic=f"arb ball arithmetic, {nm.ball_precision()} bits", intervals=intervals,
+                           kernel=self._kernel_spec())
+
+    def _kernel_spec(self) -> "str | None":
+        k = getattr(self, "kernel", None)
+        return None if k is None or self.X is None else k.spec()
 
 
 def _mids(d: dict) -> dict:

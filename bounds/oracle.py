@@ -129,12 +129,20 @@ def dual_inner(vsq, c_s, U):
             return 0.0 if vsq == 0 else -math.inf
         except nm.Uncertain:
             return -math.inf
-    vnorm = math.sqrt(max(vsq, 0.0))
-    if c_s > 0:
-        return -vnorm**2 / (4 * c_s) if vnorm / (2 * c_s) <= U else c_s * U**2 - U * vnorm
+    return inner_minimiser(max(vsq, 0.0), c_s, U)[1]
+
+
+def inner_minimiser(vsq: float, c_s: float, U: float) -> tuple[float, float]:
+    """(s, value) in float64: z* = s·v minimises c_s‖z‖² − vᵀz over ‖z‖ ≤ U and value is that minimum, from
+    ‖v‖² = vsq ≥ 0: s = 1/(2c_s) and −‖v‖²/(4c_s) when v/(2c_s) lies in the ball (‖v‖ ≤ 2c_sU), else s = U/‖v‖ and
+    c_sU² − U‖v‖ (on the sphere); c_s = 0 and U = ∞: s = 0 and 0 or −∞ (:func:`dual_inner`'s float path, and the
+    quick ascent's f*(a), bounds/quick.py)."""
+    vnorm = math.sqrt(vsq)
+    if c_s > 0 and vnorm <= 2 * c_s * U:
+        return 1.0 / (2 * c_s), -vsq / (4 * c_s)
     if math.isfinite(U):
-        return -U * vnorm
-    return 0.0 if vnorm == 0 else -math.inf
+        return (U / vnorm if vnorm > 0 else 0.0), c_s * U * U - U * vnorm
+    return 0.0, (0.0 if vnorm == 0 else -math.inf)
 
 
 class HingeOracle:

@@ -29,7 +29,7 @@ import math
 
 import numpy as np
 
-from .oracle import Comparator, HingeOracle, OracleResult, hinge
+from .oracle import Comparator, HingeOracle, OracleResult, hinge, inner_minimiser
 
 RTOL = 1e-6  # the cvxpy path accepts a solution whose certified gap is within 1e-6 · max(1, |value|)
 
@@ -42,14 +42,7 @@ class _Dual:
     def __init__(self, oracle: HingeOracle, a: np.ndarray, c_s: float, U: float):
         u = oracle.y * a
         Ku = oracle.K @ u
-        vv = max(float(u @ Ku), 0.0)
-        vn = math.sqrt(vv)
-        if c_s > 0 and vn <= 2 * c_s * U:
-            s, inner = 1.0 / (2 * c_s), -vv / (4 * c_s)
-        elif math.isfinite(U):
-            s, inner = (U / vn if vn > 0 else 0.0), c_s * U * U - U * vn
-        else:  # c_s = 0 and U = inf is refused by the oracle
-            s, inner = 0.0, (0.0 if vn == 0 else -math.inf)
+        s, inner = inner_minimiser(max(float(u @ Ku), 0.0), c_s, U)
         self.a, self.g = a, float(a.sum()) + inner
         self.beta, self.values = s * u, s * Ku
 

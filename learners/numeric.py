@@ -179,8 +179,9 @@ def _to_arb(v: Any):
             if mpmath.isnan(v):
                 return arb.nan()
             return arb.pos_inf() if v > 0 else arb.neg_inf()
-        man, exp_ = v.man_exp
-        return arb(int(man)) * arb(2) ** int(exp_) if exp_ >= 0 else arb(int(man)) / arb(2) ** int(-exp_)
+        man, exp_ = v.man_exp  # |v| = man·2^exp_: mpmath keeps the sign apart (man_exp of −40 is (5, 3))
+        man = -abs(int(man)) if v < 0 else int(man)
+        return arb(man) * arb(2) ** int(exp_) if exp_ >= 0 else arb(man) / arb(2) ** int(-exp_)
     if isinstance(v, np.ndarray):
         raise _Deferred
     from fractions import Fraction

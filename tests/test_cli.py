@@ -106,3 +106,13 @@ def test_an_unwritable_output_folder_is_refused_before_any_work(tmp_path, monkey
     rc = cli.main(["hunt", "PER-T2", "--seconds", "1", "--out", str(tmp_path)])
     err = capsys.readouterr().err.strip().splitlines()
     assert rc == 2 and len(err) == 1 and "is not a writable folder" in err[0], err
+
+
+@pytest.mark.parametrize("cid,kernel", [("FGT-L7", "linear"), ("BOGD-UNB", "gaussian:sigma=1"),
+                                        ("OMM-S51", "linear")])
+def test_check_picks_the_default_kernel_by_the_claim_s_assumptions_and_says_which(capsys, cid, kernel):
+    """Without --kernel, `boundlab check` runs a claim that does not assume κ(x, x) ≤ 1 (FGT-L7) or is about
+    linear classifiers (OMM, BUD, PER-TIGHT) with the linear kernel, the others with the Gaussian σ = 1; the JSON
+    names the kernel used."""
+    code, out, _ = run(capsys, "check", cid, "--sequence", "separable:T=10", "--json")
+    assert code == 0 and json.loads(out)["kernel"] == kernel

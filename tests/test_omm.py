@@ -863,3 +863,11 @@ def test_the_general_lp_search_recovers_the_l2_closed_form(delta, eta, seed):
     val, arg = _numeric_lp(delta, eta, 2.0, 2, 2, seed)
     assert val <= K.kappa_circ_closed(delta, eta) + 1e-12
     assert val == pytest.approx(K.kappa_circ_closed(delta, eta), abs=1e-9) and "u" in arg
+
+
+@pytest.mark.parametrize("delta,eta", [(0.5, 0.1), (0.8, -0.3), (0.3, 0.3), (1.0, 0.0), (0.9, 0.85)])
+def test_the_l2_numeric_kappa_circ_equals_its_closed_form(delta, eta):
+    """κ∘(δ, η) for l_2 by eq. 5's numerical maximisation (a grid over ‖z‖ and uᵀz, then a polish) equals eq. 7's
+    closed form within 1e-12, the tie δ = η included."""
+    val, wit = K.kappa_circ_numeric(delta, eta)
+    assert val == pytest.approx(K.kappa_circ_closed(delta, eta), abs=1e-12) and "z" in wit

@@ -80,3 +80,21 @@ def test_monotone_branch_and_bound_lower_bounds_random_comparators():
         beta = rng.normal(size=len(y)) * rng.uniform(0, 0.5)
         f = orc.K @ beta
         assert rhs(hinge(f, y), math.sqrt(beta @ orc.K @ beta)) >= res.lower - 1e-9
+
+
+@pytest.mark.parametrize("vsq,c_s,U,s,value", [
+    (1.0, 1.0, 1.0, 0.5, -0.25),       # ‖v‖ = 1 ≤ 2c_sU: z* = v/2 inside, −‖v‖²/4
+    (4.0, 1.0, 1.0, 0.5, -1.0),        # ‖v‖ = 2c_sU: both forms agree, −1 = 1 − 2
+    (9.0, 1.0, 1.0, 1 / 3, -2.0),      # ‖v‖ = 3 > 2: z* = v/3 on the sphere, c_sU² − U‖v‖ = 1 − 3
+    (4.0, 0.0, 2.0, 1.0, -4.0),        # c_s = 0: −U‖v‖
+    (0.0, 0.0, math.inf, 0.0, 0.0),    # c_s = 0, U = ∞, v = 0
+    (1.0, 0.0, math.inf, 0.0, -math.inf),
+])
+def test_inner_minimiser_of_the_hinge_dual(vsq, c_s, U, s, value):
+    """min over ‖z‖ ≤ U of c_s‖z‖² − vᵀz and its minimiser z* = s·v, by the closed forms (the inner part of the
+    hinge problem's Lagrange dual); dual_inner returns the same value."""
+    from bounds.oracle import dual_inner, inner_minimiser
+
+    got = inner_minimiser(vsq, c_s, U)
+    assert got[0] == pytest.approx(s, rel=1e-15) and (got[1] == value or got[1] == pytest.approx(value, rel=1e-15))
+    assert dual_inner(vsq, c_s, U) == got[1]

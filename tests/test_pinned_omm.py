@@ -568,3 +568,15 @@ def test_kappa_circ_general_p_search_reaches_the_l2_value_at_p_2(delta, eta):
     want = math.sqrt(1 - eta * eta / (delta * delta)) if eta <= delta * delta else math.sqrt(1 + delta * delta - 2 * eta)
     val, wit = omm_kappa._numeric_lp(delta, eta, 2.0, 2, 12, 0)
     assert want - 1e-3 <= val <= want + 1e-12, (val, want)
+
+
+def test_m_bar_row_takes_the_smallest_count_and_lowers_rhs_lower_by_the_spread(monkeypatch):
+    """A row of m̄(φ) over a certified γ* bracket [γ_lo, γ_hi]: lhs = the smaller of the two counts (a violation
+    needs even that one above the right side), rhs_lower reduced by their spread (here 3 and 5: 9 − 2 = 7)."""
+    from types import SimpleNamespace
+
+    import bounds.omm as O
+
+    monkeypatch.setattr(O, "m_count", lambda tr, phi, gamma: {0.5: 5, 0.6: 3}[gamma])
+    row = O.m_bar_row(None, 0.1, SimpleNamespace(gamma_lo=0.5, gamma_hi=0.6), 10.0, 9.0, "m-bar")
+    assert row == (3, 10.0, 7.0, "m-bar")
