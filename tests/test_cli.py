@@ -116,3 +116,11 @@ def test_check_picks_the_default_kernel_by_the_claim_s_assumptions_and_says_whic
     names the kernel used."""
     code, out, _ = run(capsys, "check", cid, "--sequence", "separable:T=10", "--json")
     assert code == 0 and json.loads(out)["kernel"] == kernel
+
+
+def test_check_without_a_sequence_uses_the_claim_s_own_construction(capsys):
+    """A claim with a construction of its own (OMM-EX51: Example 5.1's points) is checked on it when no --data or
+    --sequence is given, and says so on stderr."""
+    code, out, err = run(capsys, "check", "OMM-EX51", "--json")
+    assert code == 0 and "no sequence given, using its construction --sequence ex51" in err
+    assert json.loads(out)["claim"] == "OMM-EX51"
