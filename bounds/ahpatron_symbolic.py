@@ -30,16 +30,16 @@ def theorem4_steps(B_min: int = 50, c12: int = 12, c09: sp.Expr = sp.Rational(9,
     lam = sp.sqrt(2) * U / sp.sqrt(Bs)
     r = 1 + C_T  # ‖f̄_t − f‖ ≤ ‖f̄_t‖ + ‖f‖ ≤ (0.6 + 1)U and ⟨∇_t, f_t − f̄_t⟩ ≤ ‖f_t‖ + ‖f̄_t‖ ≤ 1.6U
     steps: dict[str, bool] = {}
-    steps["(0.6U + U)^2 = 2.56U^2"] = sp.simplify((r * U) ** 2 - sp.Rational(256, 100) * U**2) == 0
-    steps["0.6U + U = 1.6U"] = sp.simplify(r * U - sp.Rational(16, 10) * U) == 0
+    sq, lin = sp.Rational(256, 100) * U**2, sp.Rational(16, 10) * U  # the proof's printed 2.56U² and 1.6U
+    steps["(0.6U + U)^2 = 2.56U^2"] = sp.simplify((r * U) ** 2 - sq) == 0
+    steps["0.6U + U = 1.6U"] = sp.simplify(r * U - lin) == 0
     # Lemma 1 substitution: (2.56U²/(2λ) + 1.6U)(2K/B − 1) = (2.56U²/(λB) + 3.2U/B)K − (…): coefficient of K
-    coef = sp.Rational(256, 100) * U**2 / (2 * lam) * 2 / Bs + sp.Rational(16, 10) * U * 2 / Bs
+    coef = (sq / (2 * lam) + lin) * 2 / Bs
     steps["Lemma 1 coefficient = 2.56U^2/(lam B) + 3.2U/B"] = sp.simplify(
         coef - (sp.Rational(256, 100) * U**2 / (lam * Bs) + sp.Rational(32, 10) * U / Bs)) == 0
     # ‖f‖²/(2λ) is absorbed by the −(2.56U²/(2λ) + 1.6U) term because ‖f‖² ≤ U² ≤ 2.56U²
-    steps["||f||^2/(2 lam) <= 2.56U^2/(2 lam) + 1.6U"] = bool(
-        sp.simplify(sp.Rational(256, 100) * U**2 / (2 * lam) + sp.Rational(16, 10) * U - U**2 / (2 * lam))
-        .is_positive)
+    steps["||f||^2/(2 lam) <= 2.56U^2/(2 lam) + 1.6U"] = bool(sp.simplify(sq / (2 * lam) + lin - U**2 / (2 * lam))
+                                                               .is_positive)
     # λ/2 + 2.56U²/(λB) + 3.2U/B ≤ 3U/√B for B ≥ B_min  (divide by a = U/√B > 0)
     per_a = sp.simplify((lam / 2 + sp.Rational(256, 100) * U**2 / (lam * Bs) + sp.Rational(32, 10) * U / Bs) / a)
     steps[f"lam/2 + 2.56U^2/(lam B) + 3.2U/B <= 3U/sqrt(B) for B >= {B_min}"] = _nonneg_on(

@@ -301,3 +301,29 @@ def test_margin_exactly_one_takes_no_gradient_step(monkeypatch, compiled):
     tr = lrn.run(X, y)
     assert tr["loss"].tolist() == [1.0, 0.0] and tr["grad"].tolist() == [True, False]
     assert tr.size.tolist() == [1, 1] and tr.score[1] == 1.0
+
+
+def test_nogd_kernel_phase_logs_the_hinge_loss_of_its_score():
+    """NOGD's first phase is kernel OGD: on each of those rounds the logged loss is max(0, 1 − y_t f_t(x_t)) of the
+    logged score, and a round with loss 0 does not update."""
+    rng = np.random.default_rng(1)
+    X = rng.uniform(-1, 1, (30, 3)) / 2
+    y = np.where(X[:, 0] + 0.3 * X[:, 1] > 0, 1, -1)
+    tr = learners.make("nogd", kernel="gaussian:sigma=1").run(X, y)
+    kernel_phase = np.asarray(tr["phase"]) == 0
+    assert kernel_phase.sum() >= 5
+    want = np.maximum(0.0, 1.0 - y * tr.score)
+    np.testing.assert_allclose(np.asarray(tr["loss"], float)[kernel_phase], want[kernel_phase], rtol=0, atol=0)
+    assert np.all((want[kernel_phase] > 0) == (tr.kind[kernel_phase] != 0))
+
+
+@pytest.mark.parametrize("name", ["bogd", "bogd++"])
+def test_generic_bogd_keeps_float64_coefficients_through_removals(monkeypatch, name):
+    """A float64 run stays float64: after removal rounds (eq. 10's min with γη) the generic path's coefficients
+    are a float array, not objects (the elementwise min over objects is only for the exact backends)."""
+    monkeypatch.setenv("BOUNDLAB_COMPILED", "0")
+    rng = np.random.default_rng(2)
+    X, y = rng.uniform(-0.5, 0.5, (20, 2)), np.where(rng.random(20) < 0.5, 1, -1)
+    lrn = learners.make(name, kernel="gaussian:sigma=1", B=3)
+    tr = lrn.run(X, y)
+    assert np.asarray(tr["removal"], bool).sum() >= 3 and lrn.f.alpha.dtype == np.float64

@@ -871,3 +871,18 @@ def test_the_l2_numeric_kappa_circ_equals_its_closed_form(delta, eta):
     closed form within 1e-12, the tie δ = η included."""
     val, wit = K.kappa_circ_numeric(delta, eta)
     assert val == pytest.approx(K.kappa_circ_closed(delta, eta), abs=1e-12) and "z" in wit
+
+
+@pytest.mark.parametrize("name", ["omm-efficient", "omm-naive"])
+def test_lemma41_tolerance_adds_the_conic_solver_s_for_the_naive_learner_only(name):
+    """OMM-L41's tolerance: 1e-9 + 1e-9·max(γ_hi, min_t γ_t), plus SOLVER_RTOL·γ_hi for n-OMM, whose γ_t come from
+    a conic solve."""
+    from bounds.omm import SOLVER_RTOL
+
+    X, y = make_sequence("two-clusters:T=20,d=2,D=1.0,shift=0.0", seed=3)
+    res = run_check("OMM-L41", X, y, name)
+    g_hi = res.terms["gamma* certified"][1]
+    want = 1e-9 + 1e-9 * max(abs(g_hi), abs(res.terms["min gamma_t"]))
+    if name == "omm-naive":
+        want += SOLVER_RTOL * g_hi
+    assert res.tolerance == pytest.approx(want, rel=1e-12)
