@@ -180,8 +180,15 @@ def _to_arb(v: Any):
                 return arb.nan()
             return arb.pos_inf() if v > 0 else arb.neg_inf()
         man, exp_ = v.man_exp  # |v| = man·2^exp_: mpmath keeps the sign apart (man_exp of −40 is (5, 3))
-        man = -abs(int(man)) if v < 0 else int(man)
-        return arb(man) * arb(2) ** int(exp_) if exp_ >= 0 else arb(man) / arb(2) ** int(-exp_)
+        man, exp_ = (-abs(int(man)) if v < 0 else int(man)), int(exp_)
+        from flint import ctx
+
+        prec = ctx.prec
+        try:  # exact: a power of two times an integer, at a precision that holds every bit of the mantissa
+            ctx.prec = max(prec, abs(man).bit_length() + 2)
+            return arb(man) * arb(2) ** exp_ if exp_ >= 0 else arb(man) / arb(2) ** -exp_
+        finally:
+            ctx.prec = prec
     if isinstance(v, np.ndarray):
         raise _Deferred
     from fractions import Fraction

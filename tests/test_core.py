@@ -374,13 +374,16 @@ def test_polynomial_kernel_degree_starts_at_1():
     assert learners.parse_kernel("poly:degree=1").degree == 1
 
 
+@pytest.mark.parametrize("mp_prec", [53, 200])
 @pytest.mark.parametrize("value", ["24", "0.75", "-40", "1e-30", "3"])
-def test_mpmath_numbers_become_exact_balls(value):
-    """An mpf m·2^e is converted to arb exactly (radius 0), for e ≥ 0 (24 = 3·2³) and e < 0 (0.75 = 3·2⁻²)."""
+def test_mpmath_numbers_become_exact_balls(value, mp_prec):
+    """An mpf m·2^e is converted to arb exactly (radius 0), for e ≥ 0 (24 = 3·2³) and e < 0 (0.75 = 3·2⁻²), with
+    its sign, and whatever mpmath's precision (a 200-bit mantissa is more than arb's working precision)."""
     import mpmath
 
     from learners.numeric import _to_arb
 
-    v = mpmath.mpf(value)
-    b = _to_arb(v)
-    assert b.rad() == 0 and b.is_exact() and mpmath.mpf(b.mid().str(40, radius=False)) == v
+    with mpmath.workprec(mp_prec):
+        v = mpmath.mpf(value)
+        b = _to_arb(v)
+        assert b.rad() == 0 and b.is_exact() and mpmath.mpf(b.mid().str(80, radius=False)) == v
