@@ -246,7 +246,7 @@ def _stack_of_runs(learner: Any, batch: Sequence[tuple]) -> tuple:
     ``compiled.run_batch`` (their removal logs stacked too); (None, []) when every run raised, (None, None) when the
     compiled path does not apply."""
     from learners import compiled
-    from learners.ogd import removal_rows
+    from learners.ogd import stacked_removal_rows
     from learners.trace import Stack
 
     runs = compiled.run_batch(learner, batch)
@@ -255,13 +255,8 @@ def _stack_of_runs(learner: Any, batch: Sequence[tuple]) -> tuple:
     where = [i for i, r in enumerate(runs) if r is not None]
     if not where:
         return None, []
-    removals = None
-    if all(runs[i].removal_log is not None for i in where):
-        parts = [removal_rows(runs[i].removal_log) for i in where]
-        rows = [p[0] for p in parts if len(p[0])]
-        removals = (np.concatenate(rows) if rows else np.zeros((0, 4, 1)),
-                    *(np.concatenate([p[c] for p in parts]) for c in (1, 2)),
-                    np.concatenate([np.full(len(p[1]), j, np.int64) for j, p in enumerate(parts)]))
+    logs = [runs[i].removal_log for i in where]
+    removals = stacked_removal_rows(logs) if all(log is not None for log in logs) else None
     return Stack.of_runs([runs[i].trace for i in where], [batch[i][0] for i in where], removals), where
 
 

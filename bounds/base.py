@@ -470,13 +470,13 @@ class Claim:
         A claim with a :meth:`screen_stack` screens a run as the one-run Stack of its Trace (one float formula)."""
         if type(self).screen_stack is Claim.screen_stack:
             return None
-        from learners.ogd import removal_rows
+        from learners.ogd import stacked_removal_rows
         from learners.trace import Stack
 
         from .screen import screens
 
         log = getattr(run, "removal_log", None)
-        stack = Stack.of(run.trace, None if log is None else removal_rows(log), getattr(run, "X", None))
+        stack = Stack.of(run.trace, None if log is None else stacked_removal_rows([log]), getattr(run, "X", None))
         return screens(*self.screen_stack(stack, learner, claim_params))[0]
 
     def screen_stack(self, stack: Any, learner: Any, claim_params: dict) -> Any:

@@ -249,3 +249,13 @@ def removal_rows(log) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return np.zeros((0, 4, 1)), np.zeros(0, np.int64), np.zeros(0, np.int64)
     R = np.array([[r["p"], r["alpha"], r["alpha_new"], r["kdiag"]] for r in log], float)
     return R, np.array([r["i"] for r in log], np.int64), np.array([r["t"] for r in log], np.int64)
+
+
+def stacked_removal_rows(logs: list) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The removal logs of several runs as one :func:`removal_rows` tuple plus the run of each row, in run order
+    (the ``removals`` of a ``learners.trace.Stack``)."""
+    parts = [removal_rows(log) for log in logs]
+    rows = [p[0] for p in parts if len(p[0])]
+    return (np.concatenate(rows) if rows else np.zeros((0, 4, 1)),
+            *(np.concatenate([p[c] for p in parts]) for c in (1, 2)),
+            np.concatenate([np.full(len(p[1]), j, np.int64) for j, p in enumerate(parts)]))

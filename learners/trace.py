@@ -224,10 +224,8 @@ class Stack:
 
     @classmethod
     def of(cls, tr: Trace, removals: "tuple | None" = None, X: "np.ndarray | None" = None) -> "Stack":
-        """The one-run Stack of a float Trace, with its removal log's (rows, slots, rounds) and its points X
-        when given."""
-        if removals is not None:
-            removals = (*removals, np.zeros(len(removals[1]), np.int64))
+        """The one-run Stack of a float Trace, with its removal rows (``learners.ogd.stacked_removal_rows``) and
+        its points X when given."""
         return cls.of_runs([tr], None if X is None else [X], removals)
 
     @classmethod
