@@ -18,6 +18,7 @@ from .alignment import kernel_alignment
 from .base import Claim, Context
 from .oracle import against_comparators
 from .registry import claim
+from .screen import clearing
 
 
 def require_D(ctx: Context, D) -> None:
@@ -60,10 +61,15 @@ def without_numerical_zeros(lam: np.ndarray, T: int) -> np.ndarray:
 class ALDDeterminant(Claim):
     """ALD-DET (003 proof of Thm 1): α_t = κ(x_t, x_t) − kᵀK_S⁻¹k = det(K_{S∪{x_t}}) / det(K_S) at every ALD test.
 
-    The learner's α_t comes from its incremental Cholesky factor (O(|S|²) per round); the calculator rebuilds S_t
-    from the trace (the POMD phase only adds points) and computes the determinant ratio from scratch with
-    ``slogdet``. lhs = max_t |α_t − ratio_t| / κ(x_t, x_t), rhs = 0; the tolerance (reported) is
-    1e-9 + 64·ε_mach·max_t cond(K_{S_t∪{x_t}}), since both sides lose digits as K_S becomes ill-conditioned."""
+    The learner's α_t comes from its incremental Cholesky factor (O(|S|²) per round, updated as S grows); the
+    calculator rebuilds S_t from the trace (the POMD phase only adds points) and computes the determinant ratio from
+    the kernel matrix itself. Reading: the determinant of a symmetric positive definite matrix is the product of
+    its squared Cholesky pivots, so det(K_{S∪{x_t}}) / det(K_S) is the last squared pivot of the factor of
+    K_{S∪{x_t}} ordered S first; the factor of each run's K_S is computed once by LAPACK (every S_t is a prefix of
+    it, and a prefix's factor is the leading block), never taken from the learner. Where LAPACK cannot factor K_S
+    (not positive definite in float64) the ratio comes from two ``slogdet`` (LU) instead. lhs = max_t
+    |α_t − ratio_t| / κ(x_t, x_t), rhs = 0; the tolerance (reported) is 1e-9 + 64·ε_mach·max_t cond(K_{S_t∪{x_t}}),
+    since both sides lose digits as K_S becomes ill-conditioned."""
 
     id = "ALD-DET"
     learners = ("pomd", "pomdr")
@@ -75,57 +81,160 @@ class ALDDeterminant(Claim):
         tr = ctx.trace
         added, tested = support_history(tr)
         alpha = np.asarray([float(v) for v in tr["alpha_t"]]) if "alpha_t" in tr else np.full(tr.T, np.nan)
-        K = np.asarray(ctx.kernel.matrix(ctx.X, ctx.X), float)[None]
-        worst, where, tol = self.sides([(added, tested)], alpha[None], K, int(ctx.claim_params["max_tests"]))
+        C, kd = self.columns(ctx.kernel, [ctx.X], [added])
+        worst, where, tol = self.sides([(added, tested)], alpha[None], C, kd, int(ctx.claim_params["max_tests"]))
         return ctx.result(float(worst[0]), 0.0, {"worst round": int(where[0]), "ALD tests": len(tested)},
                           tol=float(tol[0]))
 
     def screen_stack(self, st, learner, claim_params):
         """:meth:`sides` for every run of a batch (the same function: the determinants of all runs are computed
-        together, grouped by order)."""
-        K = np.stack([learner.kernel.matrix(x, x) for x in st.X])
+        together, grouped by order), with its tolerance computed lazily (``lazy=True``): the singular values of
+        every tested matrix, the costliest part of the check, are computed only for the runs the tolerance's floor
+        and the worst test's own condition number do not clear."""
         added = [np.flatnonzero(row) for row in st.is_kind("pomd-add") & st.mask]
         alpha = st.col("alpha_t")
         tested = [np.flatnonzero(np.isfinite(row) & m) for row, m in zip(alpha, st.mask)]
-        worst, _, tol = self.sides(list(zip(added, tested)), alpha, K, int(claim_params["max_tests"]))
+        C, kd = self.columns(learner.kernel, st.X, added)
+        worst, _, tol = self.sides(list(zip(added, tested)), alpha, C, kd, int(claim_params["max_tests"]),
+                                   lazy=True)
         return worst, np.zeros(st.K), tol
 
     @staticmethod
-    def sides(history: list, alpha: np.ndarray, K: np.ndarray, max_tests: int) -> tuple:
-        """Per run r with (added rounds, tested rounds) = history[r], α_t = alpha[r] and kernel matrix K[r]
-        (0-based rounds, padded arrays): (max_t |α_t − ratio_t| / κ(x_t, x_t) over its first ``max_tests`` tests
-        with a non-empty S_t (0 when none), its 1-based round (−1), the tolerance 1e-9 + 64ε·max_t cond).
+    def columns(kernel, X: list, added: list) -> tuple:
+        """(C, kd): C[r, t, j] = κ(x_t, x_{a_j}) for the added rounds a = added[r] of run r (padded with 0 to the
+        longest support), kd[r, t] = κ(x_t, x_t), in float64: every entry :meth:`sides` reads (the matrices
+        K_{S∪{t}} have their rows and columns in S ∪ {t}, S a prefix of the added rounds), without the whole
+        T×T kernel matrix."""
+        T = max(len(x) for x in X)
+        C = np.zeros((len(X), T, max([len(a) for a in added] + [1])))
+        kd = np.ones((len(X), T))
+        for r, (x, a) in enumerate(zip(X, added)):
+            x = np.asarray(x)
+            C[r, :len(x), :len(a)] = np.asarray(kernel.matrix(x, x[a]), float)
+            kd[r, :len(x)] = np.asarray(kernel.diag(x), float)
+        return C, kd
 
-        ratio_t = det K_{S_t∪{t}} / det K_{S_t} from two ``slogdet`` and cond(K_{S_t∪{t}}) from the singular
-        values; S_t = the rounds added before t, a prefix of the added rounds. The matrices of every test of
-        every run are gathered by order and factored in one stacked LAPACK call per order. A NaN error or
-        condition number is passed over (it neither raises nor lowers the maximum)."""
+    #: The tolerance's floor: 1e-9 + 64ε·cond ≥ 1e-9 whatever the condition numbers.
+    TOL_FLOOR = 1e-9
+
+    @classmethod
+    def sides(cls, history: list, alpha: np.ndarray, C: np.ndarray, kd: np.ndarray, max_tests: int,
+              lazy: bool = False) -> tuple:
+        """Per run r with (added rounds, tested rounds) = history[r], α_t = alpha[r] and the kernel's columns at
+        the added rounds C[r] and its diagonal kd[r] (:meth:`columns`; 0-based rounds, padded arrays): (max_t |α_t − ratio_t| / κ(x_t, x_t) over its first ``max_tests`` tests
+        with a non-empty S_t (0 when none), its 1-based round (the first of equal maxima; −1 when the maximum is 0),
+        the tolerance 1e-9 + 64ε·max_t cond).
+
+        ``lazy`` (the screen's reading, :meth:`screen_stack`): the tolerance is computed only as far as it decides.
+        A run whose maximum the floor :data:`TOL_FLOOR` already clears (bounds.screen.Screen.clears) gets the
+        floor; else one whose maximum the condition number of its worst test clears gets 1e-9 + 64ε times that
+        one; every other run gets the full maximum. A partial maximum is a lower bound of the check's tolerance,
+        given only where it clears the run, so the screen clears exactly the runs the check's margin clears too.
+
+        ratio_t = det K_{S_t∪{t}} / det K_{S_t} by :meth:`_ratios` (S_t = the rounds added before t, a prefix of
+        the added rounds) and cond(K_{S_t∪{t}}) from the singular values, the matrices of every test of every run
+        gathered by order and factored in one stacked LAPACK call per order. A NaN error or condition number is
+        passed over (it neither raises nor lowers the maximum)."""
         R = len(history)
-        worst, where, tol = np.zeros(R), np.full(R, -1, np.int64), np.full(R, 1e-9)
-        by_order: dict = {}
-        for r, (added, tested) in enumerate(history):
-            tested = np.asarray(tested[:max_tests], np.int64)
-            m = np.searchsorted(added, tested)  # |S_t|: the added rounds before t (added is increasing)
-            for t, k in zip(tested[m > 0].tolist(), m[m > 0].tolist()):
-                by_order.setdefault(k, []).append((r, t, added[:k]))
-        for group in by_order.values():
-            run = np.array([r for r, _, _ in group])
-            t = np.array([t for _, t, _ in group])
-            S = np.array([S for _, _, S in group])
-            idx = np.concatenate([S, t[:, None]], axis=1)
-            A1 = K[run[:, None, None], idx[:, :, None], idx[:, None, :]]
-            A0 = K[run[:, None, None], S[:, :, None], S[:, None, :]]
-            s1, ld1 = np.linalg.slogdet(A1)
-            s0, ld0 = np.linalg.slogdet(A0)
-            with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-                ratio = s1 * s0 * np.exp(ld1 - ld0)
-                cond = np.linalg.cond(A1)
-                err = np.abs(alpha[run, t] - ratio) / np.maximum(K[run, t, t], np.finfo(float).tiny)
-            for r, e, c, tt in zip(run.tolist(), err.tolist(), cond.tolist(), t.tolist()):
-                tol[r] = max(tol[r], 1e-9 + 64 * np.finfo(float).eps * c)
-                if e > worst[r] or (e == worst[r] and e > 0 and tt + 1 < where[r]):
-                    worst[r], where[r] = e, tt + 1
+        worst, where, tol = np.zeros(R), np.full(R, -1, np.int64), np.full(R, cls.TOL_FLOOR)
+        tests = [cls._tests(added, tested, max_tests) for added, tested in history]
+        run = np.concatenate([np.full(len(t), r, np.int64) for r, (t, _) in enumerate(tests)])
+        t = np.concatenate([t for t, _ in tests] + [np.zeros(0, np.int64)])
+        m = np.concatenate([m for _, m in tests] + [np.zeros(0, np.int64)])
+        if not len(t):
+            return worst, where, tol
+        P = np.zeros((R, max(len(a) for a, _ in history)), np.int64)  # the added rounds of each run, padded
+        for r, (added, _) in enumerate(history):
+            P[r, :len(added)] = added
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            err = np.abs(alpha[run, t] - cls._ratios(C, kd, P, run, t, m)) / np.maximum(kd[run, t],
+                                                                                       np.finfo(float).tiny)
+        ok = ~np.isnan(err)
+        np.maximum.at(worst, run[ok], err[ok])
+        hit = ok & (err == worst[run]) & (err > 0)
+        first = np.full(R, np.iinfo(np.int64).max)
+        np.minimum.at(first, run[hit], t[hit] + 1)
+        where[worst > 0] = first[worst > 0]
+        if lazy:  # the tolerance only as far as it decides: the floor, then the worst test's own condition number
+            arg = np.full(R, -1, np.int64)
+            worst_test = np.flatnonzero(hit & (t + 1 == where[run]))
+            arg[run[worst_test]] = worst_test
+            cls._raise_tol(tol, C, kd, P, run, t, m, arg[~clearing(worst, 0.0, tol) & (arg >= 0)])
+        rest = np.flatnonzero(~clearing(worst, 0.0, tol)[run]) if lazy else np.arange(len(t))
+        cls._raise_tol(tol, C, kd, P, run, t, m, rest)
         return worst, where, tol
+
+    @staticmethod
+    def _tests(added: np.ndarray, tested: np.ndarray, max_tests: int) -> tuple:
+        """(the first ``max_tests`` tested rounds with a non-empty S_t, |S_t| for each)."""
+        tested = np.asarray(tested[:max_tests], np.int64)
+        m = np.searchsorted(added, tested)  # |S_t|: the added rounds before t (added is increasing)
+        return tested[m > 0], m[m > 0]
+
+    @staticmethod
+    def _bordered(C: np.ndarray, kd: np.ndarray, P: np.ndarray, run: np.ndarray, t: np.ndarray,
+                  k: int) -> np.ndarray:
+        """The matrices K_{S_t∪{t}} (order k + 1, S_t = the first k added rounds P[run, :k] of each test's run,
+        then t), assembled from the kernel's columns C and diagonal kd."""
+        j = np.arange(k)
+        A = np.empty((len(t), k + 1, k + 1))
+        A[:, :k, :k] = C[run[:, None, None], P[run, :k][:, :, None], j[None, None, :]]
+        A[:, k, :k] = A[:, :k, k] = C[run[:, None], t[:, None], j[None, :]]
+        A[:, k, k] = kd[run, t]
+        return A
+
+    @classmethod
+    def _ratios(cls, C: np.ndarray, kd: np.ndarray, P: np.ndarray, run: np.ndarray, t: np.ndarray,
+                m: np.ndarray) -> np.ndarray:
+        """det K_{S_t∪{t}} / det K_{S_t} for every test (S_t = P[run, :m]): the last squared pivot of the Cholesky
+        factor of K_{S_t∪{t}} (S_t first), from one factor of K_S per run (S its largest S_t; every S_t is a prefix
+        of S, and a prefix's Cholesky factor is the leading block of the factor); :meth:`_slogdet_ratios` for the
+        tests of a run whose K_S LAPACK cannot factor (not positive definite in float64)."""
+        from scipy.linalg import solve_triangular
+
+        ratio = np.empty(len(t))
+        cuts = np.flatnonzero(np.diff(run)) + 1  # the tests are grouped by run, in run order
+        for sel in np.split(np.arange(len(t)), cuts):
+            r, k, tt = int(run[sel[0]]), m[sel], t[sel]
+            n = int(k.max())
+            try:
+                L = np.linalg.cholesky(C[r, P[r, :n], :n])
+            except np.linalg.LinAlgError:
+                ratio[sel] = cls._slogdet_ratios(C, kd, P, run[sel], tt, k)
+                continue
+            Z = solve_triangular(L, C[r, tt, :n].T, lower=True, check_finite=False)
+            ratio[sel] = kd[r, tt] - np.cumsum(Z * Z, axis=0)[k - 1, np.arange(len(sel))]
+        return ratio
+
+    @classmethod
+    def _slogdet_ratios(cls, C: np.ndarray, kd: np.ndarray, P: np.ndarray, run: np.ndarray, t: np.ndarray,
+                        m: np.ndarray) -> np.ndarray:
+        """det K_{S_t∪{t}} / det K_{S_t} from two ``slogdet`` (LU with partial pivoting, any nonsingular matrix),
+        the matrices gathered by order and factored in one stacked LAPACK call per order."""
+        ratio = np.empty(len(t))
+        for k in np.unique(m).tolist():
+            sel = np.flatnonzero(m == k)
+            A1 = cls._bordered(C, kd, P, run[sel], t[sel], k)
+            s1, ld1 = np.linalg.slogdet(A1)
+            s0, ld0 = np.linalg.slogdet(A1[:, :k, :k])
+            with np.errstate(over="ignore", invalid="ignore"):
+                ratio[sel] = s1 * s0 * np.exp(ld1 - ld0)
+        return ratio
+
+    @staticmethod
+    def _cond(A: np.ndarray) -> np.ndarray:
+        """cond(A) (2-norm, from the singular values) of each matrix of the stack A."""
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            return np.linalg.cond(A)
+
+    @classmethod
+    def _raise_tol(cls, tol: np.ndarray, C: np.ndarray, kd: np.ndarray, P: np.ndarray, run: np.ndarray,
+                   t: np.ndarray, m: np.ndarray, sel: np.ndarray) -> None:
+        """tol[r] = max(tol[r], 1e-9 + 64ε·cond) over the tests ``sel`` (indices into run, t, m), grouped by order."""
+        for k in np.unique(m[sel]).tolist():
+            part = sel[m[sel] == k]
+            cond = cls._cond(cls._bordered(C, kd, P, run[part], t[part], k))
+            np.fmax.at(tol, run[part], cls.TOL_FLOOR + 64 * np.finfo(float).eps * cond)
 
 
 @claim

@@ -49,20 +49,33 @@ class Screen:
 
     @property
     def slack(self) -> float:
-        """How far the screen may stand from the check: 3·SCREEN_RTOL·(1 + max |lhs|, |rhs|, tol) (one share per
-        quantity)."""
-        return 3 * SCREEN_RTOL * (1 + max(abs(self.lhs), abs(self.rhs), abs(self.tol)))
+        """How far the screen may stand from the check: :func:`slack` of its lhs, rhs and tol."""
+        return float(slack(self.lhs, self.rhs, self.tol))
 
     def clears(self) -> bool:
         """True only when the margin is finite and beyond the slack: the check cannot call this run violated."""
-        m = self.margin
-        return math.isfinite(m) and math.isfinite(self.slack) and m > self.slack
+        return bool(clearing(self.lhs, self.rhs, self.tol))
 
     def flags(self) -> bool:
         """True only when the margin is finite and below −slack: the check would call this run violated in float64
         (a candidate for the certified replay, never a verdict)."""
         m = self.margin
         return math.isfinite(m) and math.isfinite(self.slack) and m < -self.slack
+
+
+def slack(lhs, rhs, tol) -> np.ndarray:
+    """How far a screen may stand from its check: 3·SCREEN_RTOL·(1 + max(|lhs|, |rhs|, |tol|)) (one share per
+    quantity), element by element."""
+    with np.errstate(invalid="ignore"):
+        return 3 * SCREEN_RTOL * (1 + np.maximum(np.maximum(np.abs(lhs), np.abs(rhs)), np.abs(tol)))
+
+
+def clearing(lhs, rhs, tol) -> np.ndarray:
+    """Where screens with these lhs, rhs and tol clear their runs (:meth:`Screen.clears`, element by element): the
+    margin rhs + tol − lhs is finite and beyond the :func:`slack`."""
+    with np.errstate(invalid="ignore"):
+        m, s = rhs + tol - np.asarray(lhs, float), slack(lhs, rhs, tol)
+        return np.isfinite(m) & np.isfinite(s) & (m > s)
 
 
 def tolerances(lhs: np.ndarray, rhs: np.ndarray, *mags: np.ndarray) -> np.ndarray:
