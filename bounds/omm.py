@@ -643,7 +643,8 @@ class Theorem41(Claim):
         for phi in phis:  # m̄(φ) ≤ m(φ), m̄ over the certified bracket of γ*
             m = m_count(ctx.trace, phi)
             rows.append(m_bar_row(ctx.trace, phi, g, m, m, phi))
-        lhs, rhs, lo, phi = _worst(rows)
+        # p ≠ 2: a κ-row has only a lower bound on its right side (rhs = ∞), so rows are compared by rhs_lower − lhs
+        lhs, rhs, lo, phi = _worst(rows, lower=p_of(ctx) != 2.0)
         return ctx.result(lhs, rhs, {"phi": phi, "r certified": [g.r_lo, g.r_hi], "gamma3": gamma3(ctx.trace),
                                      "gamma* certified": [g.gamma_lo, g.gamma_hi], "mistakes": ctx.trace.M,
                                      "p": p_of(ctx)}, rhs_lower=lo, uncertified=uncertified(g))

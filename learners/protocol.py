@@ -157,7 +157,7 @@ class ExposedTrace(Trace):
         if v is None:
             self._on_missing(name)
             raise MissingTerm(name, self.learner)
-        if callable(v):  # computed on first use (the norms)
+        if callable(v) and not isinstance(v, KernelExpansion):  # computed on first use (the norms), not f itself
             v = self.__dict__["_" + name] = v()
         return v
 

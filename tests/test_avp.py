@@ -37,6 +37,17 @@ def test_short_schedule_is_reported():
         learners.make("avp", lam=[1.0, 1.0, 1.0]).run(X, y)
 
 
+def test_eps_boundary_points_sit_just_inside_theorem3_s_window():
+    """ε's boundary points for the search are just inside Theorem 3's (λ/2, 1): 1e-9 in from each end at λ = 1
+    (0.5 + 1e-9 and 1 − 1e-9); at λ = 2 − 1e-9 the window (1 − 5e-10, 1) is narrower, and the step is a quarter of
+    it, 1.25e-10 (1 − 3.75e-10 and 1 − 1.25e-10); a schedule or 'cor2' keeps 1 − 1e-9 only."""
+    eps = learners.params_of("avp")[2]
+    assert eps.boundary_points({"lam": 1.0}) == [0.5 + 1e-9, 1 - 1e-9]
+    lo, hi = eps.boundary_points({"lam": 2.0 - 1e-9})
+    assert lo == pytest.approx(1 - 3.75e-10, abs=1e-16) and hi == pytest.approx(1 - 1.25e-10, abs=1e-16)
+    assert eps.boundary_points({"lam": "cor2"}) == [1 - 1e-9]
+
+
 BAND = 1e-9
 """Margins within BAND of a threshold of Algorithm 1 (0 and 1 − ε) are ties for float64: the learner's score there
 carries rounding error of order 1e-16 (BLAS dot products may fuse multiply-adds, so even an exact cancellation such as

@@ -294,6 +294,30 @@ def test_realisations_enumerate_every_draw_with_its_probability():
     assert E.a.is_exact() and E == nm.ball(float(brute)) and float(brute) == float(Fraction(float(brute)))
 
 
+def test_realisations_refuse_one_path_more_than_the_limit_before_running_it():
+    """A stand-in learner that draws choose_uniform(2) three times has exactly 2³ = 8 realisations: max_paths = 8
+    yields all 8 (each of probability 1/8, every choice sequence once); max_paths = 7 raises TooManyRealisations
+    having run at most 7 of them (the docstring: before running path max_paths + 1)."""
+    import itertools
+
+    from learners.realisations import TooManyRealisations, realisations
+
+    runs = []
+
+    class ThreeCoins:
+        def run(self, X, y):
+            runs.append(1)
+            return tuple(self.choose_uniform(2) for _ in range(3))
+
+    paths = list(realisations(ThreeCoins, np.zeros((1, 1)), np.ones(1), max_paths=8))
+    assert sorted(p.choices for p in paths) == list(itertools.product(range(2), repeat=3))
+    assert all(p.trace == p.choices and p.probability == 0.125 for p in paths) and len(runs) == 8
+    runs.clear()
+    with pytest.raises(TooManyRealisations, match="more than 7 realisations"):
+        list(realisations(ThreeCoins, np.zeros((1, 1)), np.ones(1), max_paths=7))
+    assert 1 <= len(runs) <= 7
+
+
 def test_bogd_expectation_certificate_uses_the_exact_expectation():
     """BOGD-T3's capping witness: Monte Carlo in float64, exact over every realisation (256 here) in the
     certificate; the exact E[Σℓ] is the constant the seeds all showed (both weights sit at the cap)."""

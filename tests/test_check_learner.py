@@ -294,6 +294,23 @@ def test_exposed_trace_refuses_what_is_not_exposed():
     assert {"yhat", "size", "norm", "kind", "final", "phi", "r"} <= set(seen)
 
 
+def test_exposed_trace_s_final_is_the_last_round_s_expansion():
+    """A learner exposing expansion() gives the trace's final hypothesis: f after the last round, on every reading
+    (a KernelExpansion is callable, and is not taken for a value computed on first use). The rounds of
+    test_exposed_trace_refuses_what_is_not_exposed, all mistakes: f_5 = x1 − x2 − x3 + x4 = (−¼, −¼), so
+    f_5(e₁) = f_5(e₂) = −¼ and ‖f_5‖ = √(1/8); after round 1 it was x1 alone (f(e₁) = ½)."""
+    seen = []
+    lrn = ProtocolLearner(lambda kernel: KernelPerceptron(kernel), kernel="linear", missing=seen.append)
+    X = np.array([[0.5, 0.0], [0.0, 0.5], [0.5, 0.0], [-0.25, 0.25]])
+    tr = lrn.run(X, np.array([1, -1, -1, 1]))
+    assert tr.size.tolist() == [1, 2, 3, 4]
+    for _ in range(2):
+        f = tr.final
+        assert len(f) == 4 and f(np.array([1.0, 0.0])) == -0.25 and f(np.array([0.0, 1.0])) == -0.25
+        assert f.norm == pytest.approx(math.sqrt(1 / 8), rel=1e-15)
+    assert seen == []
+
+
 def test_bad_input_is_one_clear_error():
     with pytest.raises(ValueError, match="implements"):
         bounds.check_learner(perceptron())

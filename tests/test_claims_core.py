@@ -55,6 +55,19 @@ def test_decide_three_way_with_tolerance():
     assert tolerance(1e6, 3.0) == pytest.approx(1e-9 + 1e-3)
 
 
+def test_the_printed_result_names_a_certified_lower_bound_only_below_the_right_side():
+    """str(ClaimResult) prints "certified lower bound ... over all comparators" when rhs_lower (2.5) differs from
+    rhs (3): the explicit comparator's value is then not the minimum. rhs_lower = rhs (the minimum is attained) or
+    no rhs_lower prints no such line."""
+    from bounds.base import ClaimResult
+
+    base = dict(claim="PER-T1", learner="perceptron", params={}, T=2, lhs=1.0, rhs=3.0, tolerance=1e-9, holds=True)
+    line = "  certified lower bound on the right side over all comparators: 2.5"
+    assert line in str(ClaimResult(**base, rhs_lower=2.5)).splitlines()
+    for same in (dict(rhs_lower=3.0), {}):
+        assert "certified lower bound on the right side" not in str(ClaimResult(**base, **same))
+
+
 @pytest.mark.claim("PER-T1")
 @given(kernel_sequences())
 def test_per_t1_holds_and_rhs_is_the_formula_at_the_comparator(seq):

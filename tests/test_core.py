@@ -98,6 +98,16 @@ def test_expansion_support_values_of_the_empty_and_emptied_expansion():
     assert f.support_values().shape == (0,)
 
 
+def test_expansion_add_accepts_a_point_given_as_a_list_or_tuple():
+    """add converts a point that is not an array to the backend's numbers: 2κ(x₁, ·) + 3κ(x₂, ·) with x₁ = [1, 0] (a
+    list) and x₂ = (0, 1) (a tuple) is the linear function (2, 3)ᵀx: f(x₁) = 2, f(x₂) = 3, f((1, 1)) = 5."""
+    f = KernelExpansion(learners.parse_kernel("linear"))
+    f.add([1.0, 0.0], 2.0)
+    f.add((0.0, 1.0), 3.0)
+    assert f.support_values().tolist() == [2.0, 3.0] and f(np.array([1.0, 1.0])) == 5.0
+    assert f.kdiag.tolist() == [1.0, 1.0]
+
+
 def test_expansion_inner_dist_and_projection():
     k = learners.parse_kernel("gaussian:sigma=1")
     X = points(2, n=8)
@@ -229,6 +239,18 @@ def test_gram_factor_of_the_empty_support():
             assert f.L.shape == (1, 1) and f.L[0, 0] == 0.5
 
 
+def test_gram_factor_from_a_float_matrix_is_lapack_s_factor():
+    """from_gram on a float64 matrix is one LAPACK Cholesky call (O(n³) in BLAS, not n appends in Python): its L is
+    np.linalg.cholesky's bit for bit, and a singular matrix raises SingularGramError."""
+    rng = np.random.default_rng(5)
+    A = rng.normal(size=(40, 40))
+    K = A @ A.T / 40 + np.eye(40)
+    f = GramFactor.from_gram(K)
+    assert len(f) == 40 and np.array_equal(f.L, np.linalg.cholesky(K))
+    with pytest.raises(SingularGramError):
+        GramFactor.from_gram(np.ones((3, 3)))
+
+
 def test_support_values_are_maintained_not_recomputed():
     """After the first support_values() (O(n²), from the Gram matrix), adds update the values in O(n) from the new
     kernel row alone: with the old Gram block poisoned (NaN), the values of two further adds still equal f(x_i)
@@ -318,11 +340,42 @@ def test_run_many_reports_progress_only_when_asked(monkeypatch, capsys):
     assert "perceptron: sequence 3/3" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("after, err", [(1.0, ""), (1.5, "\rperceptron: sequence 1/3 (1 runs/s)\n")])
+def test_run_many_reports_progress_after_more_than_one_second(monkeypatch, capsys, after, err):
+    """run_many's progress line needs *more* than 1 s since the last one: with a clock that reads 0 first and then
+    stands still at `after`, exactly 1 s prints nothing; 1.5 s prints once, after the first sequence (1/1.5 runs/s,
+    shown as 1), and the closing newline."""
+    import learners.base
+
+    readings = iter([0.0])
+    monkeypatch.setattr(learners.base.time, "monotonic", lambda: next(readings, after))
+    lrn = learners.make("perceptron", kernel="linear")
+    monkeypatch.setattr(lrn, "run", lambda X, y: (X, y))  # only run_many reads the clock
+    seqs = [(np.zeros((1, 2)), np.ones(1))] * 3
+    assert lrn.run_many(seqs, progress=True) == seqs
+    assert capsys.readouterr().err == err
+
+
 def test_the_gaussian_kernel_s_defaults_agree():
     """Gaussian() and the spec "gaussian" mean the same kernel: σ = 1."""
     from learners.kernels import Gaussian
 
     assert Gaussian().sigma == 1.0 and learners.parse_kernel("gaussian") == Gaussian() == Gaussian(1.0)
+
+
+def test_kernel_declarations_state_the_constructors_defaults():
+    """Each kernel's PARAMS (what describe() lists) states the defaults its constructor uses: σ = 1 for the Gaussian,
+    degree 2 and c = 1 for the polynomial kernel; every declared default is admissible by its own declaration."""
+    import dataclasses
+
+    from learners.kernels import Gaussian, Polynomial
+
+    assert [p.describe()["default"] for p in Gaussian.PARAMS] == [1.0]
+    assert [p.describe()["default"] for p in Polynomial.PARAMS] == [2, 1.0]
+    for cls in (Gaussian, Polynomial):
+        fields = {f.name: f.default for f in dataclasses.fields(cls)}
+        for p in cls.PARAMS:
+            assert p.default == fields[p.name] and p.validate(p.default) == p.default, (cls.name, p.name)
 
 
 def test_linear_learners_keep_no_support():
@@ -363,6 +416,24 @@ def test_nan_to_zero_reads_unlogged_ball_rounds_as_exact_zero():
         out = nm.nan_to_zero(col)
         assert nm.mid(out[0]) == 0.0 and nm.upper(out[0]) == 0.0 and out[1] is col[1]
     assert nm.nan_to_zero(np.array([np.nan, 2.5])).tolist() == [0.0, 2.5]
+
+
+def test_ball_powers_with_integer_and_fractional_exponents():
+    """Ball ** an int (Python or numpy) is the exact integer power (3² = 9, 2³ = 8, radius 0); Ball ** a float or a
+    Ball is the real power, not a truncated integer one: 2^0.5 and 2^1.5 enclose √2 and 2√2 (mpmath at 50 digits)
+    within a few ulps."""
+    import mpmath
+
+    from learners import numeric as nm
+
+    with nm.ball_arithmetic():
+        for b, want in ((nm.Ball(3.0) ** 2, 9), (nm.Ball(2.0) ** np.int64(3), 8)):
+            assert b.a.is_exact() and nm.mid(b) == want
+        with mpmath.workdps(50):
+            for b, want in ((nm.Ball(2.0) ** 0.5, mpmath.sqrt(2)), (nm.Ball(2.0) ** nm.Ball(0.5), mpmath.sqrt(2)),
+                            (nm.Ball(2.0) ** 1.5, 2 * mpmath.sqrt(2))):
+                lo, hi = nm.lower(b), nm.upper(b)
+                assert mpmath.mpf(lo) <= want <= mpmath.mpf(hi) and hi - lo <= 4 * np.spacing(float(want))
 
 
 def test_polynomial_kernel_degree_starts_at_1():

@@ -149,6 +149,20 @@ def test_romma_step_keeps_w_when_the_new_constraint_is_met_with_equality():
         assert np.array_equal(romma_step(w, x, y), w)
 
 
+def test_romma_updates_only_on_mistakes_not_on_small_or_unit_margins():
+    """ROMMA (not aggressive) updates only when y w_tᵀx_t ≤ 0. Homogeneous, all y = +1: x₁ = (2, 0) gives
+    w = x₁/‖x₁‖² = (½, 0); x₂ = (1, 2) has margin ½ ∈ (0, 1) and x₃ = (2, 0) margin exactly 1: no update for either
+    (aggressive ROMMA updates on x₂); x₄ = (0, 1) has margin 0, a mistake: the closed form with ‖x‖² = 1,
+    ‖w‖² = ¼, wᵀx = 0 gives c = 1, d = 1, so w = (½, 0) + (0, 1) = (½, 1)."""
+    X, y = np.array([[2.0, 0.0], [1.0, 2.0], [2.0, 0.0], [0.0, 1.0]]), np.array([1, 1, 1, 1])
+    L = learners.make("romma")
+    tr = L.run(X, y)
+    assert tr.score.tolist() == [0.0, 0.5, 1.0, 0.0]
+    assert tr.updated.tolist() == [True, False, False, True]
+    assert L.w.tolist() == [0.5, 1.0]
+    assert learners.make("aromma").run(X, y).updated.tolist() == [True, True, False, True]
+
+
 @pytest.mark.parametrize("y", [[1, 1, -1], [-1, -1, 1]])
 def test_pumma_initialisation_keeps_the_first_point_of_each_class(y):
     """PUMMA's initialisation keeps the first point of each class as (x₊, x₋), ignoring repeats of the class it has

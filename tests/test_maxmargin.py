@@ -271,6 +271,18 @@ def test_polish_l2_recovers_the_exact_weights_off_the_origin():
     assert np.allclose(lam, [0.6, 0.4], rtol=0, atol=1e-12) and np.array_equal(eta, [1.0])
 
 
+def test_polish_l2_refuses_an_affine_solution_with_a_negative_weight():
+    """V₋ = {(−1, 0)}; on the line x = 1 through V₊ = {(1, 1), (1, 3)} the point closest to v₋ is (1, 0) =
+    (3/2)(1, 1) − (1/2)(1, 3): the equality-constrained solution has λ = (3/2, −1/2), not convex weights, so the
+    polish gives None. With V₊ = {(1, −1), (1, 3)} it is (1, 0) = (3/4)(1, −1) + (1/4)(1, 3): λ = (3/4, 1/4)."""
+    from learners.maxmargin import polish_l2
+
+    Vm, lam0, eta0 = np.array([[-1.0, 0.0]]), np.array([0.5, 0.5]), np.array([1.0])
+    assert polish_l2(np.array([[1.0, 1.0], [1.0, 3.0]]), Vm, lam0, eta0) is None
+    lam, eta = polish_l2(np.array([[1.0, -1.0], [1.0, 3.0]]), Vm, lam0, eta0)
+    assert np.allclose(lam, [0.75, 0.25], rtol=0, atol=1e-12) and np.array_equal(eta, [1.0])
+
+
 @pytest.mark.parametrize("p", [2.0, 3.0, 1.5])
 def test_arb_lp_norm_of_the_zero_vector_is_exactly_zero(p):
     """The certified l_p norm of (0, 0): exactly 0 for every p (the general-p branch skips zero entries and must

@@ -317,6 +317,22 @@ def test_nogd_kernel_phase_logs_the_hinge_loss_of_its_score():
     assert np.all((want[kernel_phase] > 0) == (tr.kind[kernel_phase] != 0))
 
 
+@pytest.mark.parametrize("n3, p_min_raw, clipped", [(0.125, 0.0, False), (0.0625, -1 / 7, True)])
+def test_bogdpp_clips_eq16_only_when_a_p_i_is_negative(n3, p_min_raw, clipped):
+    """BOGD++ (B = 3, λη = ½, η = 1, linear kernel, mutually orthogonal points, all y = +1, so every round has margin
+    0 and takes a step): x₁, x₂, x₃ of norms 1, ¼, n₃ enter with weight 1 and shrink by ½ a round, so the removal on
+    round 4 sees α = (¼, ½, 1) and w_i = α_i‖x_i‖ = (¼, ⅛, n₃). Eq. 16, p_i = 1 − (B − 1)w_i/Σw: n₃ = ⅛ gives
+    Σw = ½ and p = (0, ½, ½) exactly, a zero but no negative entry, so nothing is clipped; n₃ = 1/16 gives
+    Σw = 7/16 and p = (−1/7, 3/7, 5/7): clipped."""
+    X = np.array([[1.0, 0, 0, 0], [0, 0.25, 0, 0], [0, 0, n3, 0], [0, 0, 0, 0.5]])
+    tr = learners.make("bogd++", kernel="linear", B=3, lam=0.5, eta=1.0, seed=0).run(X, np.ones(4, int))
+    assert tr["removal"].tolist() == [False, False, False, True]
+    assert tr["p_min_raw"][3] == pytest.approx(p_min_raw, abs=1e-15)
+    assert tr["p_clipped"][3] == clipped
+    if not clipped:
+        assert tr["p_min_raw"][3] == 0 and tr["p_min"][3] == 0 and tr["p_max"][3] == 0.5
+
+
 @pytest.mark.parametrize("name", ["bogd", "bogd++"])
 def test_generic_bogd_keeps_float64_coefficients_through_removals(monkeypatch, name):
     """A float64 run stays float64: after removal rounds (eq. 10's min with γη) the generic path's coefficients

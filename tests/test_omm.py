@@ -178,6 +178,28 @@ def test_theorem41_general_p_default_grid_at_rho_1(learner="omm-efficient"):
     assert res.terms["phi"] in (-1.0, 0.0, 0.4995, 0.999)
 
 
+@pytest.mark.claim("OMM-T41")
+def test_theorem41_general_p_reads_its_kappa_lower_bound_at_r_lo_in_min_d_3_dimensions(monkeypatch):
+    """For p ≠ 2, OMM-T41's right side at φ is bounded below through κ(r_lo, φ) = κ∘(r_lo/2, (1 − φ)/2), searched in
+    min(d, 3) = 2 dimensions for planar data; only a lower bound on the right side is known, so a row with
+    m(φ) above it is not certified. With the search stubbed to κ∘ = ½ the bound is log(γ₃/γ*_hi)/log 2, below
+    m(0.999) = 10 on this run: the verdict is inconclusive and reports that row."""
+    X, y = separable(2, T=35, d=2, gap=0.1)
+    seen = []
+
+    def kappa_half(delta, eta, p=2.0, d=2, **kw):
+        seen.append((delta, eta, p, d))
+        return 0.5, {}
+
+    monkeypatch.setattr(K, "kappa_circ_numeric", kappa_half)
+    res = run_check("OMM-T41", X, y, "omm-efficient", rho=1.0, p=3.0)
+    r_lo = res.terms["r certified"][0]
+    assert seen == [(r_lo / 2, (1 - phi) / 2, 3.0, 2) for phi in (-1.0, 0.0, 0.4995, 0.999)]
+    want = math.log(res.terms["gamma3"] / res.terms["gamma* certified"][1]) / math.log(2)
+    assert (res.terms["phi"], res.lhs, res.rhs, res.holds) == (0.999, 10, math.inf, None), str(res)
+    assert res.rhs_lower == pytest.approx(want, rel=1e-12) and want < 10
+
+
 @pytest.mark.claim("OMM-L42")
 def test_lemma42_general_p_is_certified_on_the_efficient_run():
     X, y = separable(3, T=60)
@@ -633,6 +655,33 @@ def test_issue8_theorem41_false_alarm_now_holds_with_a_certified_bracket():
     res = run_check("OMM-T41", X, y, "omm-efficient")
     assert res.holds is True, str(res)
     assert res.preconditions["separable (Assumption 2)"].startswith("certified")
+
+
+@pytest.mark.claim("OMM-T41")
+def test_gamma3_caps_the_certified_bracket_in_ball_arithmetic_only():
+    """γ₃ is a feasible value of eq. 3, so γ* ≤ γ₃: in ball arithmetic the bracket [¼, ¾] gets γ_hi = the upper end
+    of the γ₃ ball (½ for the exact ball ½; for the ball 1/3 the double just above 1/3, since the nearest double
+    1/3 lies below it), unchanged by γ₃ = 1 and never below γ_lo (γ₃ = ⅛ gives γ_hi = ¼). A float γ₃ (it may sit
+    an ulp below the exact one) and a missing γ₃ keep the bracket."""
+    import dataclasses
+    from fractions import Fraction
+
+    from bounds.omm import capped
+    from learners import numeric as nm
+
+    @dataclasses.dataclass
+    class Bracket:
+        gamma_lo: float
+        gamma_hi: float
+
+    g = Bracket(0.25, 0.75)
+    assert capped(g, 0.5) is g and capped(g, None) is g
+    with nm.ball_arithmetic():
+        assert capped(g, None) is g
+        got = [capped(g, v) for v in (nm.ball(0.5), nm.ball(1) / 3, nm.ball(1.0), nm.ball(0.125))]
+    third_up = math.nextafter(1 / 3, 1.0)
+    assert Fraction(1 / 3) < Fraction(1, 3) < Fraction(third_up)
+    assert [(b.gamma_lo, b.gamma_hi) for b in got] == [(0.25, 0.5), (0.25, third_up), (0.25, 0.75), (0.25, 0.25)]
 
 
 @pytest.mark.claim("OMM-T41")

@@ -82,6 +82,29 @@ def test_monotone_branch_and_bound_lower_bounds_random_comparators():
         assert rhs(hinge(f, y), math.sqrt(beta @ orc.K @ beta)) >= res.lower - 1e-9
 
 
+def test_monotone_branch_and_bound_stops_when_the_lower_bound_reaches_lhs_minus_tol():
+    """The branch and bound stops once min rhs ≥ lhs − tol is certified (the tie included: decide() then says
+    "holds"). min_loss stubbed: every radius answers the zero comparator (loss 1, norm 0) with the certified bound
+    L_T ≥ ½; rhs(L, s) = L + s, U = 1: the first grid (0 and 12 radii from 1e-3 to 1, 13 solves) gives the value
+    rhs(1, 0) = 1 and the lower bound rhs(½, 0) = ½ (cell [0, 1e-3]). lhs = ¾, tol = ¼: ½ = lhs − tol exactly, no
+    split; lhs = ¾ + 2⁻²⁰: the first cell is halved until narrower than 1e-9·U (1e-3/2²⁰: 20 more solves)."""
+    from bounds.oracle import Comparator, OracleResult
+
+    X, y = problem(0, T=4)
+    orc = HingeOracle(X, y, "linear")
+    for lhs, solves in ((0.75, 13), (0.75 + 2.0**-20, 33)):
+        calls = []
+
+        def min_loss(s):
+            calls.append(s)
+            return OracleResult(1.0, 0.5, Comparator(np.zeros(4), np.zeros(4), 1.0, 0.0), "stub")
+
+        orc.min_loss = min_loss
+        res = orc.minimise_monotone(lambda L, s: L + s, lhs, U=1.0, tol=0.25)
+        assert (len(calls), res.value, res.lower) == (solves, 1.0, 0.5)
+        assert res.notes[0] == f"branch and bound over ‖f‖ ∈ [0, 1] with {solves} radii"
+
+
 @pytest.mark.parametrize("vsq,c_s,U,s,value", [
     (1.0, 1.0, 1.0, 0.5, -0.25),       # ‖v‖ = 1 ≤ 2c_sU: z* = v/2 inside, −‖v‖²/4
     (4.0, 1.0, 1.0, 0.5, -1.0),        # ‖v‖ = 2c_sU: both forms agree, −1 = 1 − 2

@@ -532,6 +532,19 @@ def test_small_allocations_skip_the_available_memory_reading(monkeypatch):
         mem.require_bytes(101, "tiny")
 
 
+def test_the_budget_message_moves_to_the_next_unit_at_exactly_1024(monkeypatch):
+    """Sizes are printed in the largest unit they reach: 1023 bytes stay bytes, 1024 bytes are 1 KB, 1024² bytes
+    1 MB, and PB is the last unit (1024⁶ bytes are 1024 PB)."""
+    from learners.memory import require_bytes
+
+    monkeypatch.setenv("BOUNDLAB_MAX_BYTES", "1023")
+    with pytest.raises(MemoryBudgetError, match=r"needs 1 KB, more than the memory budget of 1\.02e\+03 B "):
+        require_bytes(1024, "x")
+    monkeypatch.setenv("BOUNDLAB_MAX_BYTES", str(1024**2))
+    with pytest.raises(MemoryBudgetError, match=r"needs 1\.02e\+03 PB, more than the memory budget of 1 MB "):
+        require_bytes(1024**6, "x")
+
+
 def test_budget_boundary_points_include_the_forgetron_threshold():
     """A budget's default boundary points: its low end, the next admissible value, 2·low + 2 and the Forgetron's
     B = 83 threshold (84, the first even budget above it, for an even budget such as POMDR's)."""

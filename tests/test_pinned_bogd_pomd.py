@@ -271,6 +271,85 @@ def test_ald_det_finds_a_planted_error_at_its_round(monkeypatch):
     assert r.holds is False
 
 
+@pytest.mark.claim("ALD-DET")
+def test_ald_det_max_tests_admits_up_to_a_million():
+    """ALD-DET's max_tests is declared in [1, 10**6]: the upper boundary runs (every test of the run), one more is
+    refused before running."""
+    X, y = _seq(12, seed=6)
+    r = check("ALD-DET", X, y, kernel=GAUSS, learner="pomd", params={"max_tests": 10**6})
+    assert r.holds is True and r.terms["ALD tests"] >= 1
+    with pytest.raises(PreconditionError, match="max_tests=1000001"):
+        check("ALD-DET", X, y, kernel=GAUSS, learner="pomd", params={"max_tests": 10**6 + 1})
+
+
+def _det(A) -> "Fraction":
+    """The determinant of a small matrix of Fractions by cofactor expansion (exact)."""
+    if len(A) == 1:
+        return A[0][0]
+    return sum((-1) ** j * A[0][j] * _det([row[:j] + row[j + 1:] for row in A[1:]]) for j in range(len(A)))
+
+
+def _exact_ratio(K, S, t):
+    """det K_{S∪{t}} / det K_S in exact rationals (K's float entries read exactly)."""
+    from fractions import Fraction
+
+    F = [[Fraction(float(v)) for v in row] for row in K]
+    idx = list(S) + [t]
+    return _det([[F[i][j] for j in idx] for i in idx]) / _det([[F[i][j] for j in S] for i in S])
+
+
+@pytest.mark.claim("ALD-DET")
+@pytest.mark.parametrize("indefinite", [False, True])
+def test_ald_det_ratio_is_the_exact_determinant_ratio(indefinite):
+    """ALD-DET's det K_{S_t∪{t}} / det K_{S_t}, for tests with S_t = the first 1, 2 and 3 added rounds: on a positive
+    definite K from the Cholesky factor of K_S (one factor, its leading blocks for the shorter prefixes); on an
+    indefinite symmetric K, which LAPACK cannot factor, from the slogdet fallback. Both equal the exact rational
+    ratio within 1e-12 (relative)."""
+    rng = np.random.default_rng(3)
+    A = rng.normal(size=(6, 6))
+    K = A @ A.T + 6 * np.eye(6)
+    if indefinite:
+        K[0, 0] = -K[0, 0]  # K_S has a negative pivot: no Cholesky factor
+    added = np.array([0, 2, 4])
+    P = added[None]
+    t = np.array([1, 3, 5, 5])
+    m = np.array([1, 2, 3, 2])  # |S_t| of each test
+    got = pomd.ALDDeterminant._ratios(K[:, added][None], np.diag(K)[None], P, np.zeros(4, np.int64), t, m)
+    want = [float(_exact_ratio(K, added[:k], tt)) for tt, k in zip(t, m)]
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=0.0, err_msg="det ratio")
+
+
+@pytest.mark.claim("ALD-DET")
+def test_ald_det_screen_computes_the_tolerance_only_as_far_as_it_decides():
+    """The screen's tolerance (``sides(..., lazy=True)``) on three runs sharing S = {x_0} (Gaussian kernel, x_0 = 0):
+    tests at x = 1e-3 (cond ≈ 4e6), x = 2 (well conditioned) and x = 1e-4 (cond ≈ 4e8), α_t the exact ratio
+    1 − κ(x_0, x)² plus a planted error e at one test. Run 0, e = 5e-9 at x = 1e-3 (its first test, and the first
+    of the batch): the floor 1e-9 does not clear it, that test's own condition number does: tol = 1e-9 +
+    64ε·cond(K at 1e-3), below the check's (the maximum, at 1e-4). Run 1, e = 1e-12: the floor clears it,
+    tol = 1e-9. Run 2, e = 1e-3 at x = 2: nothing clears it; tol = the check's. lhs and the worst round are the
+    check's in every run."""
+    x = np.array([0.0, 1e-3, 2.0, 1e-4])
+    K = np.exp(-((x[:, None] - x[None, :]) ** 2) / 2)
+    exact = 1 - K[0, 1:] ** 2  # det [[1, k], [k, 1]] / det [1]
+    conds = [np.linalg.cond(K[np.ix_([0, i], [0, i])]) for i in (1, 2, 3)]
+    eps = np.finfo(float).eps
+    history = [(np.array([0]), np.array([1, 2, 3]))] * 3
+    alpha = np.tile(np.append(np.nan, exact), (3, 1))
+    planted = [(1, 5e-9), (2, 1e-12), (2, 1e-3)]  # (round, error) per run
+    for r, (i, e) in enumerate(planted):
+        alpha[r, i] += e
+    C, kd = np.stack([K[:, [0]]] * 3), np.ones((3, 4))  # the kernel's column at the added round x_0; κ(x, x) = 1
+    worst, where, tol = pomd.ALDDeterminant.sides(history, alpha, C, kd, 400, lazy=True)
+    cw, cwhere, ctol = pomd.ALDDeterminant.sides(history, alpha, C, kd, 400)
+    full = 1e-9 + 64 * eps * max(conds)
+    np.testing.assert_allclose(ctol, [full] * 3, rtol=1e-9, atol=0.0, err_msg="check tolerance")
+    np.testing.assert_allclose(tol, [1e-9 + 64 * eps * conds[0], 1e-9, full], rtol=1e-9, atol=0.0,
+                               err_msg="screen tolerance")
+    assert 1e-9 < 5e-9 < tol[0] < ctol[0]
+    assert np.array_equal(worst, cw) and np.array_equal(where, cwhere) and list(where) == [2, 3, 3]
+    np.testing.assert_allclose(worst, [5e-9, 1e-12, 1e-3], rtol=1e-3, atol=1e-15, err_msg="planted errors")
+
+
 @pytest.mark.claim("INTERLACE")
 def test_interlacing_counts_and_equality_case():
     """The full matrix is a principal submatrix of itself: μ = λ, so interlacing holds with equality (defect 0)."""
@@ -594,6 +673,22 @@ def test_eq16_negativity_by_hand():
     assert eq16_negativity({"p_min_raw": [0.5, 0.25]}) == (-0.25, 2)  # no negative p_i: the largest −p_i
     assert eq16_negativity({"p_min_raw": [nan, nan]}) == (0.0, -1)
     assert eq16_negativity({}) == (0.0, -1)
+
+
+@pytest.mark.claim("BOGD-T4")
+def test_bogd_t4_eq16_verdict_on_four_far_apart_points():
+    """x = 0, 10, 20, 30 under the Gaussian kernel (κ = e^{−50} off the diagonal: every score ≈ 0, so every round
+    inserts η), y = +1, B = 3, λ = 1, η = ½: the shrink (1 − λη) = ½ leaves weights η/4, η/2, η when round 4 must
+    remove one, and eq. 16 gives p_i = 1 − 2α_i/(1.75η) = 5/7, 3/7, −1/7. BOGD-T4 part=eq16: lhs = 1/7 against
+    rhs = 0 with the docstring's tolerance 1e-12, so violated; two points (no removal) give lhs = 0, which holds."""
+    X, y = np.array([[0.0], [10.0], [20.0], [30.0]]), np.array([1, 1, 1, 1])
+    params = dict(B=3, lam=1.0, eta=0.5, gamma=1.0, seed=0, part="eq16")
+    r = check("BOGD-T4", X, y, kernel=GAUSS, learner="bogd++", params=params)
+    assert r.lhs == pytest.approx(1 / 7, rel=1e-12) and r.rhs == 0.0
+    assert (r.terms["round"], r.terms["removals"]) == (4, 1)
+    assert r.tolerance == 1e-12 and r.holds is False
+    r = check("BOGD-T4", X[:2], y[:2], kernel=GAUSS, learner="bogd++", params=params)
+    assert (r.lhs, r.terms["removals"], r.tolerance, r.holds) == (0.0, 0, 1e-12, True)
 
 
 @pytest.mark.claim("INTERLACE")

@@ -263,6 +263,30 @@ def test_fgt_l7_values():
     assert_close(r.slack, min(slack7, slack37), "slack", atol=1e-8)
 
 
+@pytest.mark.claim("FGT-L7")
+@pytest.mark.parametrize("T, B, lemma7_worst", [(12, 3, True), (30, 3, False)])
+def test_fgt_l7_screen_reports_the_row_with_the_least_slack(T, B, lemma7_worst):
+    """The hunt's float screen of FGT-L7 (one run) reports Lemma 7's row (U²Σ_J log(1/Φ_t), M/32) or eq. 37's
+    (c, Φ_t), whichever has less slack, from the replayed run. T = 12: 4 mistakes, none in J2 (every Φ_t > c + 0.15),
+    so Lemma 7's row is the worst, slack 1/8 − U²S ≈ 0.124; T = 30: a J2 round has Φ_t = c = 4^(−1/8) exactly
+    (eq. 25), eq. 37's tie (slack 0), which is the worst row."""
+    from types import SimpleNamespace
+
+    X, y = tiny_sequence(T, seed=1, noise=0.3)
+    U, cap = forgetron_U(B), (B + 1) ** (-1 / (2 * (B + 1)))
+    J = [r for r in replay_shrink_remove(gram(X), y, B, "basic", U) if r["J"]]
+    S = -sum(math.log(r["Phi"]) for r in J)
+    lrn = learners.make("forgetron-basic", kernel="linear", B=B)
+    scr = forgetron.ForgetronLemma7().screen(SimpleNamespace(trace=lrn.run(X, y), X=X), lrn, {})
+    if lemma7_worst:
+        assert len(J) == 4 and min(r["Phi"] for r in J) > cap + 0.15
+        assert_close(scr.lhs, U * U * S, "U^2 S") and scr.rhs == 4 / 32
+    else:
+        assert any(r["Phi"] == cap for r in J)
+        assert_close(scr.lhs, cap, "cap") and scr.lhs == scr.rhs
+    assert 0 < scr.tol <= 1e-8
+
+
 # ------------------------------------------------------------------------------------------ FGT-L8
 @pytest.mark.claim("FGT-L8")
 def test_fgt_l8_symbolic_threshold_is_83():

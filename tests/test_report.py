@@ -43,6 +43,24 @@ def test_identical_curves_are_drawn_once_with_joined_labels(tmp_path, monkeypatc
     assert "Identical curves, each drawn once: Thm 4 preset = experiments preset" in nb.write().read_text()
 
 
+@pytest.mark.parametrize("size, want", [(11.0, 11.0), (6.0, MIN_FONT)])
+def test_a_rebuilt_legend_keeps_the_old_legend_s_font_size_at_least_min_font(size, want):
+    """merge_identical_lines rebuilds the legend at the old legend's font size (its first entry's), raised to
+    MIN_FONT: an old legend of one entry ("a", size 11 or 6) over curves a, b = a and c gives the legend
+    "a = b", "c" at 11, or at MIN_FONT = 8 for 6."""
+    from bounds.report import merge_identical_lines
+
+    fig, ax = plt.subplots()
+    (a,) = ax.plot([1, 2, 3], [4, 5, 6], label="a")
+    ax.plot([1, 2, 3], [4, 5, 6], label="b")
+    ax.plot([1, 2, 3], [4, 5, 7], label="c")
+    ax.legend(handles=[a], fontsize=size)
+    assert merge_identical_lines(ax) == ["a = b"]
+    texts = ax.get_legend().get_texts()
+    assert [(t.get_text(), t.get_fontsize()) for t in texts] == [("a = b", want), ("c", want)]
+    plt.close(fig)
+
+
 def test_no_text_below_the_minimum_size(tmp_path, monkeypatch):
     monkeypatch.setenv("BOUNDLAB_REPORT_DIR", str(tmp_path))
     fig, ax = plt.subplots()
@@ -67,6 +85,38 @@ def test_hypothesis_database_stays_out_of_the_report(tmp_path, monkeypatch):
     out = tmp_path / "out"
     path = report.build_report(out, quick=True)
     assert "ran" in path.read_text() and not (out / ".hypothesis").exists()
+
+
+def test_a_failing_notebook_reports_the_last_4000_characters_of_its_error(tmp_path, monkeypatch):
+    """execute() on a notebook whose run raises: (False, seconds, the exception's one-line report cut to its last
+    4000 characters, where the cause of a long error is), and the notebook is still written. The client is
+    stubbed to raise RuntimeError("x" × 5000 + "THE CAUSE"); the report is "RuntimeError: " + that + newline."""
+    import jupyter_client.manager
+    import nbclient
+
+    msg = "x" * 5000 + "THE CAUSE"
+
+    class Client:
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def execute(self):
+            raise RuntimeError(msg)
+
+    class Manager:
+        has_kernel = False
+
+        def __init__(self, **kwargs):
+            pass
+
+    monkeypatch.setattr(nbclient, "NotebookClient", Client)
+    monkeypatch.setattr(jupyter_client.manager, "KernelManager", Manager)
+    path = tmp_path / "boom.py"
+    path.write_text("# %%\nprint(1)\n")
+    ok, secs, err = report.execute(path, tmp_path, quick=True)
+    whole = "RuntimeError: " + msg + "\n"
+    assert (ok, err, len(err)) == (False, whole[-4000:], 4000) and err.endswith("x" * 3985 + "THE CAUSE\n")
+    assert secs >= 0 and (tmp_path / "boom.ipynb").exists()
 
 
 def test_errata_section_states_each_finding_once():

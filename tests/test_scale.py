@@ -466,6 +466,20 @@ def test_branch_and_bound_over_the_norm_splits_cells_at_their_midpoints():
         known.append(r)
 
 
+def test_branch_and_bound_keeps_a_comparator_whose_norm_is_the_radius_itself():
+    """minimise_monotone keeps a comparator when ‖f‖ ≤ U, the boundary ‖f‖ = U included. Each radius s answered
+    by a comparator of norm exactly s and loss 2 − 2s (= its certified lower bound), rhs(L, s) = L + s², U = 1 and
+    lhs = 5 (decided at once): the one radius U = 1 gives the comparator value 0 + 1 = 1, the minimum of (1 − s)² + 1;
+    without it only f = 0 would remain (T = 2)."""
+    from bounds.scale_oracle import ScaleComparator, ScaleOracle, ScaleResult
+
+    X, y = _two_points(0.5)
+    o = ScaleOracle(X, y, "gaussian:sigma=1", progress=False, budget_s=0.2)
+    o.minimise = lambda c_L, c_s, U, decided=None: ScaleResult(2 - 2 * U, 2 - 2 * U,
+                                                               ScaleComparator(np.zeros(2), 2 - 2 * U, U), "stub")
+    res = o.minimise_monotone(lambda L, s: L + s * s, 5.0, U=1.0)
+    assert (res.value, res.comparator.norm, res.comparator.loss, res.solver) == (1.0, 1.0, 0.0, "stub")
+    assert res.lower == 0.0  # the single cell [0, 1]: rhs(the loss bound 0 at s = 1, s = 0) = 0, below the value
 def test_best_scale_maximises_the_scaled_dual():
     """ScaleOracle._best_scale: argmax over s ∈ [0, s_max] of s·Σa + inner(s²‖v‖²) with inner(q) = −q/(4c_s)
     (U = ∞): Σa = 2, ‖v‖² = 4, c_s = 1 gives 2s − s², maximised at s = 1 (inside [0, 3]); at s_max = 0.5 the
