@@ -606,8 +606,10 @@ def run_hypothesis(prob: Problem, seconds: float, seed: int) -> None:
 
     hypothesis has no time limit, so it runs in rounds of ``max_examples`` sized from the measured cost of one
     evaluation (each round with its own derived seed); once the time is up the test body returns without evaluating,
-    so a round ends within a few cheap draws. Nothing is raised inside the test: a violation is recorded by
-    ``Problem.evaluate``, and minimised by :func:`minimise` rather than by hypothesis' shrinker.
+    so a round ends within a few cheap draws. Each example goes through the claim's float screen where it has one
+    (a batch of one, adversaries.batch.evaluate_batch: cleared, flagged or fully checked, as the other engines'
+    candidates), else straight to ``Problem.evaluate``. Nothing is raised inside the test: a violation is recorded
+    by ``Problem.evaluate``, and minimised by :func:`minimise` rather than by hypothesis' shrinker.
     """
     from hypothesis import HealthCheck, Phase, given, settings, target
     from hypothesis import seed as hseed
@@ -630,7 +632,7 @@ def run_hypothesis(prob: Problem, seconds: float, seed: int) -> None:
             if _now() > stop:
                 return
             kernel, X, y = draw
-            c = prob.evaluate({**cfg, "kernel": kernel}, X, y, "hypothesis")
+            c = evaluate_batch(prob, {**cfg, "kernel": kernel}, [(X, y)], "hypothesis")[0]
             if c is not None and math.isfinite(c.gap):
                 target(c.gap, label="lhs - rhs")
 
