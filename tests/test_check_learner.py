@@ -424,3 +424,28 @@ def test_protocol_learner_answers_python_s_own_lookups_plainly():
     with pytest.raises(MissingTerm, match="removal_log"):
         lrn.removal_log
     assert seen == ["removal_log"]
+
+
+def test_linear_check_sequences_are_scaled_by_one_minus_two_to_the_minus_20(monkeypatch):
+    """The check sequences of a linear-kernel claim are the generator's points times INSIDE = 1 − 2⁻²⁰ exactly (so
+    that ‖x‖ ≤ 1 holds in exact arithmetic, not only in float64): unit-norm points come to the check with norm
+    1 − 2⁻²⁰ (a power-of-two scaling of (1, 0) and (0, ±1) is exact)."""
+    import adversaries.generators as gens
+    import bounds
+    from bounds import learner_check
+
+    unit = np.array([[1.0, 0.0], [0.0, 1.0], [0.0, -1.0], [1.0, 0.0]])
+    monkeypatch.setattr(gens, "generate", lambda gen, rng, cfg, T: (unit.copy(), np.array([1, 1, -1, -1])))
+    seen = []
+
+    def capture(self, X, y, **kw):  # the sequence the check would get; then no check
+        seen.append(np.array(X))
+        raise bounds.base.PreconditionError("PER-T1", "captured", "the test stops here")
+
+    monkeypatch.setattr(type(bounds.get("PER-T1")), "check", capture)
+    learner_check._certified_on_checks("PER-T1", "perceptron", None, seed=0, limit=5.0)
+    assert len(seen) == len(learner_check.CHECK_GENERATORS)
+    for X in seen:
+        assert np.array_equal(X, unit * (1 - 2.0**-20))
+        assert np.max(np.linalg.norm(X, axis=1)) == 1 - 2.0**-20
+

@@ -336,10 +336,12 @@ def test_bogdpp_clips_eq16_only_when_a_p_i_is_negative(n3, p_min_raw, clipped):
 @pytest.mark.parametrize("name", ["bogd", "bogd++"])
 def test_generic_bogd_keeps_float64_coefficients_through_removals(monkeypatch, name):
     """A float64 run stays float64: after removal rounds (eq. 10's min with γη) the generic path's coefficients
-    are a float array, not objects (the elementwise min over objects is only for the exact backends)."""
+    are a float array, not objects (the elementwise min over objects is only for the exact backends), and so is
+    every removal's record of them (what BOGD-H reads)."""
     monkeypatch.setenv("BOUNDLAB_COMPILED", "0")
     rng = np.random.default_rng(2)
     X, y = rng.uniform(-0.5, 0.5, (20, 2)), np.where(rng.random(20) < 0.5, 1, -1)
     lrn = learners.make(name, kernel="gaussian:sigma=1", B=3)
     tr = lrn.run(X, y)
     assert np.asarray(tr["removal"], bool).sum() >= 3 and lrn.f.alpha.dtype == np.float64
+    assert lrn.removal_log and all(rec["alpha_new"].dtype == np.float64 for rec in lrn.removal_log)

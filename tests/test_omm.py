@@ -255,6 +255,23 @@ def test_ex51_geometry_reports_the_row_with_the_largest_possible_deviation(monke
     assert res.terms["worst"] == "D" and res.lhs == pytest.approx(1e-3, rel=1e-9) and res.holds is False
 
 
+@pytest.mark.parametrize("delta", [5e-12, 6e-12])
+def test_ex51_geometry_allows_the_stored_points_rounding_of_1_plus_c_plus_r_times_1e_12(monkeypatch, delta):
+    """Certified OMM-EX51 geometry (c = 4, r = 1/2) with D certified at exactly r + δ: in ball arithmetic the D row's
+    deviation is max(0, δ − REPRESENTATION·(1 + c + r)) with the allowance 10⁻¹²·5.5, so δ = 5·10⁻¹² leaves the
+    certified lhs at exactly 0 and δ = 6·10⁻¹² leaves δ − 5.5·10⁻¹² (float64 calls both within SOLVER_RTOL)."""
+    c, r = 4.0, 0.5
+    X, y = ex51_points(c, r)
+    _fake_geometry(monkeypatch, gamma_lo=1.0, gamma_hi=1.0, D_lo=r + delta, D_hi=r + delta,
+                   Dbar_lo=math.sqrt((c + r) ** 2 + 1), Dbar_hi=math.sqrt((c + r) ** 2 + 1))
+    res = bounds.check("OMM-EX51", X, y, kernel="linear", learner="omm-efficient",
+                       params={"part": "geometry", "c": c, "r": r}, certify=True)
+    want = max(0.0, ((r + delta) - r) - 5.5e-12)
+    assert res.terms["worst"] == "D" and res.certificate is not None
+    lo, hi = res.certificate.lhs
+    assert lo == pytest.approx(want, rel=1e-9, abs=1e-20) and hi == pytest.approx(want, rel=1e-9, abs=1e-20)
+
+
 @pytest.mark.parametrize("r,rows", [(1.0, 1), (1.2, 1), (1.5, 0)])
 def test_appendix_a_bounds_the_mistakes_by_7_when_r_is_in_1_sqrt2(monkeypatch, r, rows):
     """OMM-APPA on a run: with 1 ≤ r < √2 (certified) the mistakes are compared with 7 (App. A); outside that

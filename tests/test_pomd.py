@@ -334,3 +334,14 @@ def test_pomd_predicts_plus_one_on_a_tie(name):
     for y, M in ((-1, 1), (1, 0)):
         tr = lrn.run(np.array([[0.5, 0.0]]), np.array([y]))
         assert tr.score[0] == 0 and tr.yhat[0] == 1 and tr.M == M
+
+
+@pytest.mark.parametrize("name", ["pomd", "pomdr"])
+def test_horizon_is_declared_up_to_a_billion(name):
+    """The horizon T is declared in [1, 10**9] (an implementation cap, stated beside the learner): T = 10**9 is
+    the learner's horizon, and one more is refused with the parameter named."""
+    lrn = learners.make(name, kernel="gaussian:sigma=1", T=10**9)
+    assert lrn.T == lrn.horizon == 10**9
+    with pytest.raises(learners.params.ParamError, match="T=1000000001"):
+        learners.make(name, kernel="gaussian:sigma=1", T=10**9 + 1)
+
