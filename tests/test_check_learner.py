@@ -324,6 +324,22 @@ def test_bad_input_is_one_clear_error():
         bounds.check_learner(perceptron(), implements="perceptron", seconds=0)
 
 
+def test_the_protocol_probe_builds_the_learner_with_the_kernel_it_will_be_checked_with():
+    """check_learner's protocol probe (prepare) calls the factory with the fixed kernel, linear where none is fixed:
+    kernel None gives κ(u, v) = uᵀv, (1, 2)·(3, 4) = 11; gaussian:sigma=2 gives exp(−‖(1, 0)‖²/(2·4)) = exp(−1/8)."""
+    got = []
+
+    def factory(kernel):
+        got.append(kernel)
+        return KernelPerceptron(kernel)
+
+    pairs = lc.resolve_claims("perceptron", ["PER-T1"])
+    assert lc.prepare(factory, pairs, None)[0] is None
+    assert got[-1](np.array([1.0, 2.0]), np.array([3.0, 4.0])) == 11.0
+    assert lc.prepare(factory, pairs, "gaussian:sigma=2")[0] == "gaussian:sigma=2"
+    assert got[-1](np.array([1.0, 0.0]), np.array([0.0, 0.0])) == pytest.approx(math.exp(-1 / 8), rel=1e-15)
+
+
 # ---------------------------------------------------------------------------------------------- the pytest plugin
 USER_TESTS = '''
 import numpy as np

@@ -183,6 +183,20 @@ def test_not_separable_is_certified_by_an_exact_common_point(Vp, Vm, k):
     assert exc.value.certified
 
 
+def test_common_point_with_a_weight_below_the_cut_is_re_solved_on_the_positive_weights():
+    """V₋'s first point q = (−1, −0.9999999999) = (1 − δ)(−1, −1) + δ(−1, 0) with δ = 1 − 0.9999999999 ≈ 1e-10, below
+    the 1e-9 cut: the float LP's vertex weights δ inexactly, the 1e-9 support {(−1, −1), q} is inconsistent, and the
+    cut-0 retry re-solves on the strictly positive weights. Every V₊ point has x = −1 and V₋'s other point x = 0, so
+    η = (1, 0) and the common point is q itself, exactly."""
+    Vp = np.array([[-1.0, -1.0], [-1.0, 2.0], [-1.0, 0.0]])
+    Vm = np.array([[-1.0, -0.9999999999], [0.0, -2.0]])
+    cp = common_point(Vp, Vm)
+    assert cp is not None
+    _check_common_point(cp, Vp, Vm)
+    assert cp["minus"] == {0: 1} and cp["point"] == [Fraction(-1), Fraction(-0.9999999999)]
+    assert separability(Vp, Vm).status == "not separable"
+
+
 def test_separable_input_has_no_common_point():
     X, y = separable(4)
     assert common_point(X[y == 1], X[y == -1]) is None

@@ -240,6 +240,21 @@ def test_bogd_eq14():
         _e_check("BOGD-E14", "bogd", B=5, lam=0.1, eta=1.0, gamma=1.0)
 
 
+@pytest.mark.claim("BOGD-E14")
+def test_bogd_eq14_counts_a_round_that_caps_a_single_weight():
+    """B = 2, γ = η = 1 (cap 1), λ two ulps below ½: λη ≥ 1/B − 1e-15 passes, but in float64 the growth factor
+    (1 − λη)/(1 − ½) is 1 + 2⁻⁵², so on the only removal round (t = 3; every round has a gradient, the points are
+    far apart) the newest weight η = 1 exceeds the cap and the older (1 − λη)·1 does not: exactly one capped weight
+    per run, three over three seeds, and eq. 14's premise fails."""
+    lam = 0.4999999999999999
+    grow = (1 - lam * 1.0) / (1 - 1 / 2)
+    assert 1.0 * grow > 1.0 and (1 - lam) * grow < 1.0 and lam >= 1 / 2 - 1e-15  # one weight over the cap
+    X, y = np.array([[0.0], [3.0], [6.0]]), np.array([1, -1, 1])
+    with pytest.raises(bounds.PreconditionError, match="cap was active 3 times"):
+        bounds.check("BOGD-E14", X, y, kernel=GAUSS, learner="bogd",
+                     params=dict(B=2, lam=lam, eta=1.0, gamma=1.0, seeds=3))
+
+
 @pytest.mark.claim("BOGD-T4")
 def test_bogd_theorem4():
     r = _e_check("BOGD-T4", "bogd++", B=5, lam=0.2, eta=1.0, gamma=1.0)

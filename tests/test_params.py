@@ -345,6 +345,22 @@ def test_witness_replay_reports_a_stored_lhs_that_differs(capsys, tmp_path):
     assert code == 0 and "MISMATCH" not in out
 
 
+def test_witness_replay_tolerance_is_relative_to_the_larger_value():
+    """A stored lhs/rhs matches its replay when |stored − now| ≤ 1e-9·max(1, |stored|, |now|): at 1000 the
+    tolerance is 1e-6, so a difference of 5e-7 passes and one of 2e-6 is a mismatch; at 0.5 it is 1e-9 (absolute)."""
+    from types import SimpleNamespace
+
+    from bounds import cli
+
+    def mismatch(stored, now):
+        return cli._stored_mismatch(SimpleNamespace(lhs=stored, rhs=None), SimpleNamespace(lhs=now, rhs=0.0))
+
+    assert mismatch(1000.0, 1000.0000005) == [] and mismatch(1000.0000005, 1000.0) == []
+    assert mismatch(1000.0, 1000.000002) == ["stored lhs = 1000, replayed lhs = 1000.000002 "
+                                             "(relative tolerance 1e-09)"]
+    assert mismatch(0.5, 0.5 + 5e-10) == [] and len(mismatch(0.5, 0.5 + 2e-9)) == 1
+
+
 def test_check_claim_with_witness_is_consistent(capsys):
     w = str(WITNESS_DIR / "FGT-L6-any-g.json")
     refused(capsys, "check", "PER-T1", "--witness", w, match="is a witness for FGT-L6, not PER-T1")

@@ -390,6 +390,25 @@ def test_ald_t1_bound_formulas():
                  "exp bound at zeta = 1/2")
 
 
+@pytest.mark.claim("ALD-T1")
+def test_ald_t1_poly_bound_takes_the_kth_root_of_D_over_A():
+    """003 Thm 1 (appendix): C₂ = (D/A)^{1/k}, k = |S_T|. With D = 2 and A = min κ(x, x) = 1 (Gaussian), C₂ = 2^{1/k}
+    (k ≥ 2 here, so C₂ = 2^k or 2 would give another number): poly bound = e(2^{1/k}R₀/α)^{1/p}, α = 2·40^{−2}."""
+    X, y = _seq(40, seed=6)
+    r = check("ALD-T1", X, y, kernel=GAUSS, params={"D": 2.0})
+    k = r.terms["|S_T|"]
+    assert k >= 2 and r.terms["|S_T|"] == int(learners.make("pomd", kernel=GAUSS, D=2.0).run(X, y)
+                                                   .is_kind("pomd-add").sum())
+    alpha = 2.0 / 40 ** 2
+    assert_close(r.terms["alpha"], alpha, "alpha")
+    lam = np.sort(np.linalg.eigvalsh(gram(X, GAUSS)))[::-1]
+    i = np.arange(1, 41)
+    pos = lam > 16 * 40 * np.finfo(float).eps * lam[0]
+    p, R0p = r.terms["poly p"], r.terms["poly R0"]
+    assert_close(R0p, float(np.max(lam[pos] * i[pos] ** p)), "R0(p)", rtol=1e-6)
+    assert_close(r.terms["poly bound"], math.e * (2.0 ** (1 / k) * R0p / alpha) ** (1 / p), "poly bound, C2 = 2^(1/k)")
+
+
 @pytest.mark.claim("POM-L3")
 def test_pom_l3_values_by_hand():
     """σ = (1, 3): ε = 3, lhs = 1/√3 + 3/√4, rhs = 2√2·√4; σ = (2): lhs = 2/√2 = √2, rhs = 2√2·√2 = 4."""
@@ -802,6 +821,25 @@ def test_bogd_unb_screen_tolerance_grows_with_eq6_cancellation(alpha_new, defect
     assert scr.tol == 1e-9 + 64 * np.finfo(float).eps * cancel
     empty = get("BOGD-UNB").screen(_fake_run([], []), lrn, {})
     assert (empty.lhs, empty.rhs, empty.tol) == (0.0, 0.0, 1e-9 + 64 * np.finfo(float).eps)
+
+
+@pytest.mark.claim("BOGD-UNB")
+def test_bogd_unb_check_tolerance_grows_with_eq6_cancellation():
+    """The check's tolerance (not only the screen's) is 1e-9 + 64·ε·cancel with cancel = max(1, max over removal
+    rounds of max_i (|1 − λη|p_i + |λη − p_i|)/(λη(1 − p_i))·|α_i| / max|α|), recomputed here from the learner's
+    removal records: at B = 3, λη = 0.01 (p_i = ⅓, uniform) each term is (0.99/3 + (⅓ − 0.01))/(0.01·⅔) = 98."""
+    rng = np.random.default_rng(2)
+    X, y = rng.uniform(-0.5, 0.5, (30, 2)), np.where(rng.random(30) < 0.5, 1, -1)
+    params = dict(B=3, lam=0.1, eta=0.1)
+    lrn = learners.make("bogd", kernel=GAUSS, **params)
+    lrn.run(X, y)
+    le, cancel = 0.1 * 0.1, 1.0
+    for rec in lrn.removal_log:
+        p, a = np.asarray(rec["p"], float), np.abs(np.asarray(rec["alpha"], float))
+        cancel = max(cancel, float(np.max((abs(1 - le) * p + abs(le - p)) / (le * (1 - p)) * a) / a.max()))
+    assert len(lrn.removal_log) >= 10 and cancel == pytest.approx(98.0, rel=1e-12)
+    r = check("BOGD-UNB", X, y, kernel=GAUSS, learner="bogd", params=params)
+    assert r.tolerance == pytest.approx(1e-9 + 64 * np.finfo(float).eps * 98.0, rel=1e-12)
 
 
 @pytest.mark.parametrize("seed", [-1, True, 1.5])

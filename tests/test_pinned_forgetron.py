@@ -373,6 +373,18 @@ def test_forgetron_radius_binds():
     assert_close(r.rhs_lower, 2 * U * U + 12 * (1 - U / 2), "certified lower bound", rtol=1e-7, atol=1e-7)
 
 
+@pytest.mark.claim("FGT-T2")
+def test_forgetron_t2_minimiser_inside_the_ball():
+    """x = ½e_1 once (+1): M = 1; 2s² + 4(1 − s/2)_+ has its minimiser s = ½ inside the ball (U(83) ≈ 1.09), where
+    the minimum is 2·¼ + 4·¾ = 3.5 (weighting the loss by 5 instead of 4 would move the minimiser to s = 5/8 and
+    the value to 3.53125), so the loss weight 4 of the exact minimisation is pinned."""
+    r = check("FGT-T2", np.array([0.5 * E1]), np.array([1]), kernel="linear", params={"B": 83})
+    assert r.lhs == 1
+    assert_close(r.rhs, 3.5, "min 2s^2 + 4(1 - s/2)", rtol=1e-7, atol=1e-7)
+    assert_close(r.terms["||g||^2"], 0.25, "the minimiser's norm s = 1/2", rtol=1e-6, atol=1e-6)
+    assert_close(r.rhs_lower, 3.5, "certified lower bound", rtol=1e-7, atol=1e-7)
+
+
 # ------------------------------------------------------------------------------------------ FGT-PHI / Q / L9
 @pytest.mark.claim("FGT-PHI")
 def test_fgt_phi_reports_eq43_on_the_worst_round():

@@ -318,6 +318,15 @@ def test_table1_symbolic_no_case_and_run():
 
 
 @pytest.mark.claim("OMM-TAB1")
+def test_table1_symbolic_at_q_exactly_sqrt2():
+    """r = float(√2), φ = 0 (sympy's nsimplify reads it back as √2 exactly): q = √2 is the closed end of the printed
+    case q ≥ √2, so X = 1 − (1/√2)² = ½; κ² with δ = √2/2, η = ½ ≤ δ² = ½ is 1 − η²/δ² = 1 − ¼/½ = ½: lhs 0."""
+    r = check("OMM-TAB1", *DUMMY, params={"mode": "symbolic", "r": math.sqrt(2), "phi_t": 0.0})
+    assert r.terms["printed"] == "1/2" and r.terms["2 + Thm 4.1 (closed form)"] == "1/2"
+    assert r.lhs == 0 and r.holds is True
+
+
+@pytest.mark.claim("OMM-TAB1")
 def test_table1_certified_run_at_a_regime_boundary():
     """Two classes of three collinear points at x₁ = ±2 (x₂ ∈ {0, ½, 1}): D = 1 (each class's diameter), γ* = 2
     (half the gap 4), r = D/γ* = ½. The second column's regimes of q = r/(1 − φ) end at q = 1 − φ, 1 and √2, i.e.
@@ -454,6 +463,16 @@ def test_kappa_circ_numeric_lp_without_a_feasible_start():
     assert val == 1.0 and wit == {"u": [1.0, 0.0, 0.0], "z": [0.0, 0.0, 0.0]}
     val, wit = omm_kappa.kappa_circ_numeric(0.5, 0.0, p=3.0, d=2, starts=0)
     assert val == 1.0 and wit == {"u": [1.0, 0.0], "z": [0.0, 0.0]}
+
+
+def test_kappa_circ_lp_search_keeps_only_feasible_end_points():
+    """The p = 3 multistart search (called past kappa_circ_numeric's Hölder guard) must check ℓ(u)ᵀz ≥ η at each
+    optimiser end point, not only ‖z‖ ≤ δ (which its clipping makes always true): with η > δ no (u, z) is feasible,
+    since ℓ(u)ᵀz ≤ ‖z‖₃ ≤ δ (Hölder, ‖ℓ(u)‖ dual = 1), so nothing is claimed: −∞, at η = δ + 1e-9 too."""
+    from bounds.omm_kappa import _numeric_lp
+
+    for delta, eta in ((0.3, 0.5), (0.5, 0.5 + 1e-9)):
+        assert _numeric_lp(delta, eta, 3.0, 2, 1, 0) == (-math.inf, {"reason": "no feasible start found"})
 
 
 def test_kappa_circ_closed_in_balls_encloses_the_hand_values():

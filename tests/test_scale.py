@@ -212,6 +212,41 @@ def test_check_above_the_threshold_takes_the_scale_path_with_the_same_verdict(mo
     assert lo <= small.rhs + 1e-9 and lo > big.lhs  # certified lower ≤ the cvxpy optimum, and decides
 
 
+def test_the_scale_path_starts_strictly_above_the_threshold(monkeypatch):
+    """bounds.oracle.against_comparators takes the scalable oracle only for T > SCALE_T: with T = 20 rounds and
+    SCALE_T = 20 the oracle comparator comes from HingeOracle (the cvxpy path); with SCALE_T = 19 from
+    bounds.scale_oracle, called once on the 20 rounds. Both oracles are stubbed (their own runs are tested above)."""
+    from types import SimpleNamespace
+
+    from bounds import oracle, scale_oracle
+
+    calls = []
+
+    class CvxpyPath(Exception):
+        pass
+
+    class Hinge:
+        def __init__(self, X, y, kernel):
+            raise CvxpyPath(len(y))
+
+    def scale(ctx, lhs, rhs_of, U, quadratic, s_increasing):
+        calls.append(len(ctx.y))
+        return 99.0, 98.0, {"solver": "scale"}
+
+    monkeypatch.setattr(oracle, "HingeOracle", Hinge)
+    monkeypatch.setattr(scale_oracle, "against_comparators", scale)
+    for comp in (None, "oracle"):
+        ctx = SimpleNamespace(X=np.zeros((20, 2)), y=np.ones(20), kernel="linear", comparator=comp)
+        monkeypatch.setattr(scale_oracle, "SCALE_T", 20)
+        with pytest.raises(CvxpyPath, match="^20$"):
+            oracle.against_comparators(ctx, 0.0, lambda L, s: L + s, quadratic=(1.0, 1.0))
+        assert calls == []
+        monkeypatch.setattr(scale_oracle, "SCALE_T", 19)
+        got = oracle.against_comparators(ctx, 0.0, lambda L, s: L + s, quadratic=(1.0, 1.0))
+        assert got == (99.0, 98.0, {"solver": "scale"}) and calls == [20]
+        calls.clear()
+
+
 def test_scale_oracle_never_allocates_a_T_by_T_array():
     """T = 3000: the oracle (features, warm start, one enclosed K·w and its balls) stays far below one T×T float
     matrix (8T² bytes = 72 MB)."""

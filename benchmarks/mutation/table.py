@@ -1,7 +1,11 @@
-import json, collections
-rows=[json.loads(l) for l in open('benchmarks/mutation/80fbcef-seed1-pass1.jsonl')]
+"""Per-file table of a mutation run and its survivors' statuses:
+python benchmarks/mutation/table.py [RESULTS.jsonl SURVIVORS.txt] (default: the 80fbcef seed-1 sample)."""
+import json, collections, sys
+results, statuses = (sys.argv[1:3] if len(sys.argv) >= 3 else
+                     ('benchmarks/mutation/80fbcef-seed1-pass1.jsonl', 'benchmarks/mutation/80fbcef-seed1-survivors.txt'))
+rows=[json.loads(l) for l in open(results)]
 h={}
-for l in open('benchmarks/mutation/80fbcef-seed1-survivors.txt'):
+for l in open(statuses):
     k,st,why=l.rstrip('\n').split('|',2); h[k]=st
 F=collections.defaultdict(lambda: [0,0,0,0,0])  # n, pass1 killed, killed now, equiv(+tie), other
 for r in rows:
