@@ -606,10 +606,11 @@ def run_hypothesis(prob: Problem, seconds: float, seed: int) -> None:
 
     hypothesis has no time limit, so it runs in rounds of ``max_examples`` sized from the measured cost of one
     evaluation (each round with its own derived seed); once the time is up the test body returns without evaluating,
-    so a round ends within a few cheap draws. Each example goes through the claim's float screen where it has one
-    (a batch of one, adversaries.batch.evaluate_batch: cleared, flagged or fully checked, as the other engines'
-    candidates), else straight to ``Problem.evaluate``. Nothing is raised inside the test: a violation is recorded
-    by ``Problem.evaluate``, and minimised by :func:`minimise` rather than by hypothesis' shrinker.
+    so a round ends within a few cheap draws. Each example is checked in full (``Problem.evaluate``), not screened:
+    hypothesis' own draws, not the check, bound this engine's rate, and a batch of one recorded by the hunt's
+    ScreenGate would close screening for the batched engines whenever its examples sit near the line. Nothing is
+    raised inside the test: a violation is recorded by ``Problem.evaluate``, and minimised by :func:`minimise`
+    rather than by hypothesis' shrinker.
     """
     from hypothesis import HealthCheck, Phase, given, settings, target
     from hypothesis import seed as hseed
@@ -632,7 +633,7 @@ def run_hypothesis(prob: Problem, seconds: float, seed: int) -> None:
             if _now() > stop:
                 return
             kernel, X, y = draw
-            c = evaluate_batch(prob, {**cfg, "kernel": kernel}, [(X, y)], "hypothesis")[0]
+            c = prob.evaluate({**cfg, "kernel": kernel}, X, y, "hypothesis")
             if c is not None and math.isfinite(c.gap):
                 target(c.gap, label="lhs - rhs")
 
