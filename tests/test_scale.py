@@ -515,6 +515,8 @@ def test_branch_and_bound_keeps_a_comparator_whose_norm_is_the_radius_itself():
     res = o.minimise_monotone(lambda L, s: L + s * s, 5.0, U=1.0)
     assert (res.value, res.comparator.norm, res.comparator.loss, res.solver) == (1.0, 1.0, 0.0, "stub")
     assert res.lower == 0.0  # the single cell [0, 1]: rhs(the loss bound 0 at s = 1, s = 0) = 0, below the value
+
+
 def test_best_scale_maximises_the_scaled_dual():
     """ScaleOracle._best_scale: argmax over s ∈ [0, s_max] of s·Σa + inner(s²‖v‖²) with inner(q) = −q/(4c_s)
     (U = ∞): Σa = 2, ‖v‖² = 4, c_s = 1 gives 2s − s², maximised at s = 1 (inside [0, 3]); at s_max = 0.5 the
