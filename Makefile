@@ -60,6 +60,7 @@ bench-scale: $(STAMP)   ## certified PER-T1 / AHP-T4 at T up to 10^4 (issue 14; 
 OLD ?= /tmp/bl_issue
 bench-hunt: $(STAMP)   ## hunt throughput against OLD, the tree issue 11 was filed on: git worktree add $(OLD) 8f5352d
 	$(BIN)/python benchmarks/bench_hunt_throughput.py --old $(OLD)
+	$(BIN)/python benchmarks/bench_hunt_workload.py --old $(OLD)
 
 bench: $(STAMP)   ## compiled vs generic learner.run on the Forgetron synthetic set (issue 11), then the older benches
 	$(BLAS1) $(BIN)/python benchmarks/bench_compiled.py
