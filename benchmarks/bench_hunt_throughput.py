@@ -25,11 +25,19 @@ CHILD = ("import json, sys; from adversaries.search import hunt; "
          "'violations': s.violations}))")
 
 
-def one(root: Path, claim: str, seconds: float, out: Path) -> dict:
+def run_child(root: Path, code: str, *args: str) -> dict:
+    """Run ``code`` in a fresh interpreter on the checkout ``root`` (PYTHONPATH, one BLAS thread) with ``args``;
+    its last line of output, read as JSON. A failing child ends the benchmark with its error."""
     env = {**os.environ, "PYTHONPATH": str(root), "OPENBLAS_NUM_THREADS": "1"}
-    r = subprocess.run([sys.executable, "-c", CHILD, claim, str(seconds), str(out)], cwd=root, env=env,
-                       capture_output=True, text=True, check=True)
+    r = subprocess.run([sys.executable, "-W", "ignore", "-c", code, *args], cwd=root, env=env, capture_output=True,
+                       text=True)
+    if r.returncode:
+        raise SystemExit(f"{root}: {' '.join(args[:1])} failed:\n{r.stderr[-2000:]}")
     return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def one(root: Path, claim: str, seconds: float, out: Path) -> dict:
+    return run_child(root, CHILD, claim, str(seconds), str(out))
 
 
 def main() -> None:

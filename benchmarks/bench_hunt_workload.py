@@ -2,12 +2,12 @@
 
     python benchmarks/bench_hunt_workload.py --old /tmp/bl_old [--n 512] [--claims FGT-L7 ...]
 
-``make bench-hunt`` measures time-bounded hunts, whose rate depends on where each search wanders (a hunt that
-climbs into B = 225, T = 329 candidates evaluates them at 4 ms each, and a slower hunt never gets there), so its
-ratios move from run to run. Here both checkouts evaluate one list of ``--n`` sequences (seeded: T uniform in
-[20, 200], d = 2, points uniform in the disc of radius 0.9, labels ±1 at random) for one learner, kernel and
-parameter set per claim (the claim's first learner unless ``CLAIM:learner`` names one, ``gaussian:sigma=1``, the
-hunt's default parameters): the older one candidate by candidate (``Problem.evaluate``, as its hunt did), this one in batches of
+``make bench-hunt`` measures time-bounded hunts, whose rate depends on where each search wanders (a hunt that climbs
+into B = 225, T = 329 candidates evaluates them at 4 ms each, and a slower hunt never gets there), so its ratios move
+from run to run. Here both checkouts evaluate one list of ``--n`` sequences (seeded: T uniform in [20, 200], d = 2,
+points uniform in the disc of radius 0.9, labels ±1 at random) for one learner, kernel and parameter set per claim
+(the claim's first learner unless ``CLAIM:learner`` names one, ``gaussian:sigma=1``, the hunt's default parameters):
+the older one candidate by candidate (``Problem.evaluate``, as its hunt did), this one in batches of
 ``adversaries.batch.BATCH`` (``evaluate_batch``, as its local search does: compiled batch runs and the claim's float
 screen, the full check for what the screen does not decide). Each side first evaluates 8 candidates (numba compiles
 on first use) and is then timed on the whole list, in a subprocess with PYTHONPATH set to its checkout. Reported:
@@ -20,12 +20,12 @@ import argparse
 import json
 import os
 import pickle
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 import numpy as np
+from bench_hunt_throughput import run_child  # a sibling script: its folder is on sys.path
 
 CLAIMS = ("FGT-L7", "FGT-Q", "AHP-L1", "BOGD-UNB", "BOGD-H", "ALD-DET", "ALD-DET:pomdr")
 """Claims, each with its first learner unless named after a colon."""
@@ -77,12 +77,7 @@ def workload(n: int, seed: int) -> list:
 
 
 def side(root: Path, claim: str, learner: str, params: dict, path: str) -> dict:
-    env = {**os.environ, "PYTHONPATH": str(root), "OPENBLAS_NUM_THREADS": "1"}
-    r = subprocess.run([sys.executable, "-W", "ignore", "-c", CHILD, claim, learner, json.dumps(params), path],
-                       cwd=root, env=env, capture_output=True, text=True)
-    if r.returncode:
-        raise SystemExit(f"{root}: {claim} failed:\n{r.stderr[-2000:]}")
-    return json.loads(r.stdout.strip().splitlines()[-1])
+    return run_child(root, CHILD, claim, learner, json.dumps(params), path)
 
 
 def main() -> None:

@@ -35,13 +35,13 @@ def theorem4_steps(B_min: int = 50, c12: int = 12, c09: sp.Expr = sp.Rational(9,
     steps["0.6U + U = 1.6U"] = sp.simplify(r * U - lin) == 0
     # Lemma 1 substitution: (2.56U²/(2λ) + 1.6U)(2K/B − 1) = (2.56U²/(λB) + 3.2U/B)K − (…): coefficient of K
     coef = (sq / (2 * lam) + lin) * 2 / Bs
-    steps["Lemma 1 coefficient = 2.56U^2/(lam B) + 3.2U/B"] = sp.simplify(
-        coef - (sp.Rational(256, 100) * U**2 / (lam * Bs) + sp.Rational(32, 10) * U / Bs)) == 0
+    printed_coef = sq / (lam * Bs) + sp.Rational(32, 10) * U / Bs  # the printed 2.56U²/(λB) + 3.2U/B
+    steps["Lemma 1 coefficient = 2.56U^2/(lam B) + 3.2U/B"] = sp.simplify(coef - printed_coef) == 0
     # ‖f‖²/(2λ) is absorbed by the −(2.56U²/(2λ) + 1.6U) term because ‖f‖² ≤ U² ≤ 2.56U²
     steps["||f||^2/(2 lam) <= 2.56U^2/(2 lam) + 1.6U"] = bool(sp.simplify(sq / (2 * lam) + lin - U**2 / (2 * lam))
                                                                .is_positive)
     # λ/2 + 2.56U²/(λB) + 3.2U/B ≤ 3U/√B for B ≥ B_min  (divide by a = U/√B > 0)
-    per_a = sp.simplify((lam / 2 + sp.Rational(256, 100) * U**2 / (lam * Bs) + sp.Rational(32, 10) * U / Bs) / a)
+    per_a = sp.simplify((lam / 2 + printed_coef) / a)
     steps[f"lam/2 + 2.56U^2/(lam B) + 3.2U/B <= 3U/sqrt(B) for B >= {B_min}"] = _nonneg_on(
         3 - per_a, Bs, sp.Interval(B_min, sp.oo))
     # U ≤ √B/4  ⇔  1 − 3U/√B ≥ 1/4, and then 3a/(1 − 3a) ≤ c12·a for 0 < a ≤ 1/4 (divided by a > 0)

@@ -121,9 +121,10 @@ class ALDDeterminant(Claim):
     def sides(cls, history: list, alpha: np.ndarray, C: np.ndarray, kd: np.ndarray, max_tests: int,
               lazy: bool = False) -> tuple:
         """Per run r with (added rounds, tested rounds) = history[r], α_t = alpha[r] and the kernel's columns at
-        the added rounds C[r] and its diagonal kd[r] (:meth:`columns`; 0-based rounds, padded arrays): (max_t |α_t − ratio_t| / κ(x_t, x_t) over its first ``max_tests`` tests
-        with a non-empty S_t (0 when none), its 1-based round (the first of equal maxima; −1 when the maximum is 0),
-        the tolerance 1e-9 + 64ε·max_t cond).
+        the added rounds C[r] and its diagonal kd[r] (:meth:`columns`; 0-based rounds, padded arrays):
+        (max_t |α_t − ratio_t| / κ(x_t, x_t) over its first ``max_tests`` tests with a non-empty S_t (0 when none),
+        its 1-based round (the first of equal maxima; −1 when the maximum is 0), the tolerance
+        1e-9 + 64ε·max_t cond).
 
         ``lazy`` (the screen's reading, :meth:`screen_stack`): the tolerance is computed only as far as it decides.
         A run whose maximum the floor :data:`TOL_FLOOR` already clears (bounds.screen.Screen.clears) gets the
