@@ -234,6 +234,9 @@ def test_eq10_derivation():
     assert all(eq10_steps().values())
     assert not eq10_steps(c13=sp.Rational(12, 10))["1 + 0.9U/sqrt(B) <= 6/5"]
     assert not eq10_steps(c4=3)["1 + 12U/sqrt(B) = 3"]
+    # tight: at U = √B/4 the left side is exactly 1 + 0.9/4 = 49/40, so 49/40 passes and 49/40 − 1/1000 does not
+    assert eq10_steps(c13=sp.Rational(49, 40))["1 + 0.9U/sqrt(B) <= 49/40"]
+    assert not eq10_steps(c13=sp.Rational(49, 40) - sp.Rational(1, 1000))["1 + 0.9U/sqrt(B) <= 153/125"]
 
 
 @pytest.mark.claim("AHP-T5")

@@ -552,6 +552,18 @@ def test_ald_det_tolerance_formula():
 
 
 @pytest.mark.claim("ALD-T1")
+def test_ald_t1_polynomial_fit_grid_is_400_exponents_from_1_to_8():
+    """The polynomial fit's grid (bounds.pomd.fit_polynomial): p ∈ [1, 8] at 400 evenly spaced points, each with
+    R₀(p) = max_i λ_i i^p (λ = (1, ½, ¼): i^p/2^{i−1} is largest at i = 3 once p > log 2 / log 1.5)."""
+    lam = np.array([1.0, 0.5, 0.25])
+    fit = pomd.fit_polynomial(lam)
+    ps = np.array([p for p, _ in fit])
+    assert len(fit) == 400 and ps[0] == 1.0 and ps[-1] == 8.0
+    np.testing.assert_allclose(np.diff(ps), 7.0 / 399, rtol=1e-12)
+    np.testing.assert_allclose([R for _, R in fit], [max(1.0, 0.5 * 2.0**p, 0.25 * 3.0**p) for p in ps], rtol=1e-12)
+
+
+@pytest.mark.claim("ALD-T1")
 def test_ald_t1_fits_are_valid_envelopes():
     X, y = _seq(40, seed=6)
     lam = np.sort(np.linalg.eigvalsh(gram(X, GAUSS)))[::-1]
