@@ -344,6 +344,7 @@ class Context:
         intervals = {"lhs": [lb.lower, lb.upper], "rhs": [rb.lower, rb.upper]}
         if lo is not None:
             intervals["rhs_lower"] = [lo.lower, lo.upper]
+        intervals["terms"] = _term_intervals(terms or {})
         mid = lambda v: float(v.a.mid()) if isinstance(v, nm.Ball) else v  # noqa: E731  (display only)
         return ClaimResult(self.claim.id, self.learner, dict(self.params), self.T, mid(lb), mid(rb), 0.0, holds,
                            dict(self.checked), _mids(terms or {}), _mids(dict(comparator or {})),
@@ -355,6 +356,18 @@ class Context:
     def _kernel_spec(self) -> "str | None":
         k = getattr(self, "kernel", None)
         return None if k is None or self.X is None else k.spec()
+
+
+def _term_intervals(terms: dict) -> dict:
+    """[lower, upper] (floats rounded outward) of every numeric term (the certificate's claimed enclosures)."""
+    out = {}
+    for k, v in terms.items():
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (nm.Ball, int, float, np.integer, np.floating)):
+            continue
+        b = nm.ball(v)
+        if b.a.is_finite():
+            out[k] = [b.lower, b.upper]
+    return out
 
 
 def _mids(d: dict) -> dict:
@@ -416,6 +429,11 @@ class Claim:
     def uncertified_reason(self, res: ClaimResult) -> str | None:
         """Why ``res`` cannot be certified (None: bounds.certify may try); default :attr:`uncertifiable`."""
         return self.uncertifiable
+
+    def certificate_evidence(self, res: ClaimResult) -> dict:
+        """What the checker's statement of this claim reads beyond the inputs, the run, the comparator and the dual
+        multipliers (the certificate's ``evidence`` field; default none), from the ball result ``res``."""
+        return {}
 
     def certify_params(self, res: ClaimResult) -> dict:
         """The parameters of the certified re-derivation (default: those of ``res``; an expectation claim asks for

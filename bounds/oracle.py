@@ -233,6 +233,9 @@ class HingeOracle:
         with nm.float64():  # a point of the box [0, c_L]^T for certain (c_L's lower end when it is a ball)
             a = np.clip(np.nan_to_num(np.asarray(a, float)), 0.0, nm.lower(c_L))
         if nm.is_ball():
+            from .certificate import record_dual
+
+            record_dual(U, a)
             w = a * self.y  # exact: a float times ±1
             vsq = nm.nonneg(w @ self._Kb_times(w))
             return sum((nm.ball(v) for v in a), nm.ball(0)) + dual_inner(vsq, c_s, U)

@@ -1,0 +1,70 @@
+"""The claims' statements, one short function per claim id, written from THEOREMS.md and the papers.
+
+A statement reads a :class:`~checker.certificate.Certificate`, checks the claim's hypotheses exactly
+(``c.require``), and returns the :class:`Sides` of its inequality: the left side, the right side (at the explicit
+comparator when the claim quantifies over comparators), a lower bound of the right side over every admissible
+comparator (weak duality, checker.hinge) and the named terms. :func:`checker.verify.verify` then decides.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..certificate import Certificate
+from ..numbers import Real, Rejected
+
+_STATEMENTS: dict[str, Callable[[Certificate], "Sides"]] = {}
+
+
+@dataclass
+class Sides:
+    """The two sides of a claim's inequality lhs ≤ rhs on one certificate.
+
+    ``rhs``: the right side (for a "for every f" claim, at the certificate's explicit comparator; None without one);
+    ``rhs_lower``: a lower bound of the right side over every admissible comparator (None where the claim has no
+    comparator, or the certificate no dual evidence); ``forall``: the claim quantifies over comparators, so "holds"
+    needs lhs ≤ rhs_lower and "VIOLATED" lhs > rhs at the explicit one; ``terms``: named quantities (the same names
+    as the producer's terms), each checked against the producer's enclosure."""
+
+    lhs: Real
+    rhs: "Real | None"
+    rhs_lower: "Real | None" = None
+    forall: bool = False
+    terms: dict = field(default_factory=dict)
+
+
+def statement(*ids: str):
+    """Register a statement function for the claim ids ``ids``."""
+    def deco(fn):
+        for i in ids:
+            if i in _STATEMENTS:
+                raise ValueError(f"claim {i} has two statements")
+            _STATEMENTS[i] = fn
+        return fn
+    return deco
+
+
+def statement_for(claim: str) -> Callable[[Certificate], Sides]:
+    _load()
+    if claim not in _STATEMENTS:
+        raise Rejected(f"the checker has no statement for the claim {claim!r}")
+    return _STATEMENTS[claim]
+
+
+def known() -> list[str]:
+    """Every claim id with a statement."""
+    _load()
+    return sorted(_STATEMENTS)
+
+
+_LOADED = False
+
+
+def _load() -> None:
+    global _LOADED
+    if not _LOADED:
+        for m in pkgutil.iter_modules(__path__):
+            importlib.import_module(f"{__name__}.{m.name}")
+        _LOADED = True

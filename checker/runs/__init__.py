@@ -1,0 +1,69 @@
+"""Transition checks: each recorded round of a run must follow from the recorded state by the algorithm's printed
+rule. One module per algorithm family, written from the papers' pseudo-code (never from learners/): a function
+``replay(c) -> Run`` registered with :func:`rule` recomputes every round exactly (or in balls), compares the
+decisions it reaches with the certificate's recorded ones (``run.kind`` and the integer and boolean columns) and
+rejects the certificate at the first round that does not follow; a random draw is data, checked to be admissible.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..certificate import Certificate
+from ..numbers import Rejected
+
+_RULES: dict[str, Callable[[Certificate], "Run"]] = {}
+
+
+@dataclass
+class Run:
+    """A run recomputed by its rule: per-round lists (``score`` f_t(x_t), ``mistake`` [y_t f_t(x_t) ≤ 0], and the
+    algorithm's own quantities in ``terms``) and the final hypothesis as (support rounds, coefficients)."""
+
+    score: list
+    mistake: list
+    terms: dict = field(default_factory=dict)
+    support: list = field(default_factory=list)
+    coef: list = field(default_factory=list)
+
+    @property
+    def M(self) -> int:
+        return sum(1 for m in self.mistake if m)
+
+
+def rule(*names: str):
+    """Register ``replay`` as the transition check of the learners ``names``."""
+    def deco(fn):
+        for n in names:
+            _RULES[n] = fn
+        return fn
+    return deco
+
+
+def replay(c: Certificate, learner: "str | None" = None) -> Run:
+    """The run of the certificate's learner (or ``learner``) recomputed and checked round by round (once per
+    certificate and learner)."""
+    name = learner or c.learner
+    _load()
+    if name not in _RULES:
+        raise Rejected(f"the checker has no transition rule for the learner {name!r}")
+    cache = c.__dict__.setdefault("_runs", {})
+    if name not in cache:
+        cache[name] = _RULES[name](c)
+        c.checked.append(f"run of {name}: {c.T} rounds follow the printed rule")
+    return cache[name]
+
+
+def expect(c: Certificate, t: int, column: str, want, why: str = "") -> None:
+    """Round t (0-based) of the recorded column must equal what the rule gives."""
+    got = c.column(column)[t]
+    if got != want:
+        raise Rejected(f"round {t + 1}: the recorded {column} {got!r} does not follow the rule, which gives "
+                       f"{want!r}{' (' + why + ')' if why else ''}")
+
+
+def _load() -> None:
+    for m in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{m.name}")
