@@ -145,6 +145,28 @@ def inner_minimiser(vsq: float, c_s: float, U: float) -> tuple[float, float]:
     return 0.0, (0.0 if vnorm == 0 else -math.inf)
 
 
+#: Grids on which :func:`snapped` rounds a solver's multipliers: steps c_L/2^k.
+SNAP_BITS = (8, 16, 24)
+
+
+def snapped(a: np.ndarray, c_L) -> list[np.ndarray]:
+    """The solver's multipliers a and their roundings to the grids c_L·2^-k (k in :data:`SNAP_BITS`).
+
+    On an instance where the bound is attained (lhs = min rhs) only the exact optimal multipliers prove "holds", and an
+    interior-point solver returns them to 1e-9 at best; the optimum of such small problems often sits on a coarse
+    dyadic grid (a_t ∈ {0, c_L/2, c_L}), so the rounded vectors are tried too. Each is only a candidate: any point of
+    the box [0, c_L]^T is dual feasible, and its bound is evaluated rigorously (:meth:`HingeOracle.dual_value`)."""
+    with nm.float64():
+        a = np.nan_to_num(np.asarray(a, float))
+        c = nm.lower(c_L)
+    out = [a]
+    if c > 0 and math.isfinite(c):
+        for k in SNAP_BITS:
+            step = c / 2.0**k
+            out.append(np.round(a / step) * step)
+    return out
+
+
 class HingeOracle:
     """Offline comparator problems for one sequence (X, y) and kernel."""
 
@@ -269,7 +291,9 @@ class HingeOracle:
         if nm.isfinite(U) and not nm.upper(comp.norm) <= nm.lower(U):
             comp = self.scaled(comp, U)
         value = c_L * comp.loss + c_s * comp.norm * comp.norm
-        lower = self.dual_value(fres.multipliers, c_L, c_s, U) if fres.multipliers is not None else -math.inf
+        lower = -math.inf
+        if fres.multipliers is not None:
+            lower = nm.bmax(*(self.dual_value(a, c_L, c_s, U) for a in snapped(fres.multipliers, c_L)))
         return OracleResult(value, nm.bmin(lower, value), comp, fres.solver + ", re-evaluated in balls",
                             list(fres.notes))
 
