@@ -146,9 +146,18 @@ def params_json(claim: Any, learner: "str | None", given: dict) -> dict:
 
 
 def run_json(trace: Any) -> "dict | None":
-    """The learner's decisions: the kind of every round, and every integer and boolean column."""
+    """The learner's decisions: the kind of every round, and every integer and boolean column. A learner written
+    outside boundlab (learners.protocol) is a black box whose outputs are data: its run is written as
+    ``{"rule": "data", "score": [...], column: [...]}``, its recorded scores and exposed terms as exact numbers."""
     if trace is None:
         return None
+    from learners.protocol import ExposedTrace
+
+    if isinstance(trace, ExposedTrace):
+        run = {"rule": "data", "score": [exact(v) for v in trace.score]}
+        for name, col in trace.extras.items():
+            run[name] = [v if isinstance(v, bool) else exact(v) for v in np.asarray(col).tolist()]
+        return run
     names = list(trace.kind_names)
     run = {"kind": [names[int(k)] for k in trace.kind]}
     for name, col in trace.extras.items():

@@ -63,6 +63,9 @@ class Certificate:
     def summary(self) -> str:
         if self.holds is None:
             return f"{self.verdict}: not certified ({self.reason}) [{self.arithmetic}]"
+        if self.checker:
+            return (f"{self.verdict}, certified: the certificate checker accepted it ({self.checker['bits']} bits, "
+                    f"{self.checker['seconds']:.2f} s; proposed in {self.arithmetic}, {self.seconds:.2f} s)")
         return f"{self.verdict}, certified in {self.arithmetic} ({self.seconds:.2f} s)"
 
     def to_json(self) -> dict:

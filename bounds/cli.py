@@ -1,11 +1,11 @@
-"""The ``boundlab`` command line: list, sequences, learners, params, check, hunt, report.
+"""The ``boundlab`` command line: list, sequences, learners, params, check, verify, hunt, campaign, report.
 
 A thin layer over the library (bounds.check, adversaries.make_sequence, adversaries.search.hunt, bounds.report).
 Parameters (``--param k=v``) are parsed by their declarations (learners.params: ``Param.parse``, so lists are
 ``phis=0.5,0.9`` or JSON ``phis=[0.5, 0.9]``) and validated by the same layer as the library (bounds.base.route_params)
 before any work starts. Exit status: 0 whenever the requested work ran, whatever the verdict; 2 with a one-line message
 for a usage error, a bad parameter or a failed precondition (BOUNDLAB_DEBUG=1 shows the traceback instead); 1 when a
-report notebook fails; 130 on Ctrl-C.
+report notebook fails or ``verify`` rejects a certificate; 130 on Ctrl-C.
 """
 from __future__ import annotations
 
@@ -223,12 +223,16 @@ def _replay(args) -> int:
 
     unused = [f"--{k.replace('_', '-')}" for k in ("learner", "data", "sequence", "kernel", "param", "seed",
                                                    "save_witness") if getattr(args, k)]
+    if args.certificate:
+        _writable(Path(args.certificate).parent, "--certificate")
     if unused:
         raise UsageError(f"--witness replays the file as stored: {', '.join(unused)} cannot be used with it")
     w = Witness.load(args.witness)
     if args.claim and args.claim != w.claim:
         raise UsageError(f"{args.witness} is a witness for {w.claim}, not {args.claim}")
     rep = replay(w)
+    if args.certificate:
+        _write_certificate(rep, args.certificate)
     stored = _stored_mismatch(w, rep.float_result)
     if args.json:
         _emit(json.dumps({**rep.summary(), "stored_mismatch": stored}, indent=1))
@@ -277,8 +281,9 @@ def cmd_check(args) -> int:
         kernel = "linear" if not claim.unit_kernel or claim.id.startswith(("OMM", "BUD", "PER-TIGHT")) else \
             "gaussian:sigma=1"
     kernel = learners.parse_kernel(kernel).spec()  # a bad spec fails before any data is read
-    if args.save_witness:
-        _writable(Path(args.save_witness).parent, "--save-witness")
+    for flag, path in (("--save-witness", args.save_witness), ("--certificate", args.certificate)):
+        if path:
+            _writable(Path(path).parent, flag)
     X, y = _sequence_for(args, claim, kernel, learner, params)
     res = claim.check(X, y, kernel=kernel, learner=learner, params=params, certify=False)
     from .certify import MAX_T
@@ -287,6 +292,8 @@ def cmd_check(args) -> int:
         print(f"# {claim.id}: T = {res.T}: certifying the float64 verdict in ball arithmetic "
               f"(O(T²) ball operations; about a minute at T = 1000)", file=sys.stderr)
     certify_result(claim, res, X, y, kernel)
+    if args.certificate:
+        _write_certificate(res, args.certificate)
     if args.save_witness and res.holds is False:
         Witness.from_result(res, X, y, kernel, comparator=res.comparator_f, found_by="boundlab check").save(
             args.save_witness)
@@ -295,6 +302,33 @@ def cmd_check(args) -> int:
     else:
         print(res)
     return 0
+
+
+def _write_certificate(res, path: str) -> None:
+    """Write the certificate of a checked verdict, or say (stderr) why this verdict has none."""
+    from .certificate import write
+
+    doc = res.certificate.document if res.certificate is not None else None
+    if doc is None:
+        why = res.certificate.reason if res.certificate is not None else "the verdict was not certified"
+        print(f"# no certificate written to {path}: {why or 'this claim writes none yet'}", file=sys.stderr)
+        return
+    write(doc, path)
+    print(f"# certificate written to {path} (boundlab verify {path})", file=sys.stderr)
+
+
+# ---------------------------------------------------------------------------------------------------- verify
+def cmd_verify(args) -> int:
+    """Check certificate files (or witnesses that embed one) with the certificate checker alone."""
+    import checker
+
+    outcomes = [(f, checker.verify_file(f)) for f in args.files]
+    if args.json:
+        _emit(json.dumps([{"file": f, **o.to_json()} for f, o in outcomes], indent=1))
+    else:
+        for f, o in outcomes:
+            print(f"{f}: {o.line()}")
+    return 0 if all(o.accepted for _, o in outcomes) else 1
 
 
 # ----------------------------------------------------------------------------------------------------- hunt
@@ -400,8 +434,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seed of the built-in sequence's random draws (default 0); not the learner's seed")
     p.add_argument("--witness", help="replay a witness JSON and certify its violation in ball arithmetic")
     p.add_argument("--save-witness", metavar="FILE", help="write a witness JSON when the check finds a violation")
+    p.add_argument("--certificate", metavar="FILE",
+                   help="write the verdict's certificate (JSON, exact data) for `boundlab verify`")
     p.add_argument("--json", action="store_true")
     p.set_defaults(fn=cmd_check)
+
+    p = sub.add_parser("verify", help="check certificates (or witnesses that embed one) with the certificate "
+                                      "checker alone; exit 1 when one is rejected")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(fn=cmd_verify)
 
     p = sub.add_parser("hunt", help="search for a counterexample to a claim")
     p.add_argument("claim")

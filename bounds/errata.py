@@ -2,7 +2,8 @@
 
 A **witness** is a JSON file that replays one check: the claim id, the learner, kernel and parameters, the
 sequence, and (for "for every comparator" claims) the explicit comparator f = Σ α_i κ(x_i, ·) at which the right
-side is beaten. ``replay`` re-runs it in float64 and then certifies it (bounds.certify: the learner re-run and lhs,
+side is beaten; once confirmed it embeds the certificate of its violation (``certificate``: exact data that
+``boundlab verify FILE`` checks with the certificate checker alone). ``replay`` re-runs it in float64 and then certifies it (bounds.certify: the learner re-run and lhs,
 rhs re-evaluated in ball arithmetic); a violation is *confirmed* only when the certificate proves it.
 
 An **erratum** is a witness file in ``bounds/witnesses/`` whose JSON carries an ``"erratum"`` object:
@@ -51,6 +52,7 @@ class Witness:
     found_by: str = ""
     note: str = ""
     erratum: dict | None = None
+    certificate: dict | None = None  # the certificate of the confirmed violation (bounds.certificate; boundlab verify)
     format: str = FORMAT
 
     # ----------------------------------------------------------------- io
@@ -82,10 +84,12 @@ class Witness:
     def from_result(cls, result, X, y, kernel, comparator=None, found_by: str = "", note: str = "") -> "Witness":
         """A witness for a ClaimResult, with the explicit comparator when the claim used one (X, y = None for a
         symbolic claim)."""
+        cert = result.certificate
+        doc = cert.document if cert is not None and cert.holds is False else None
         return cls(result.claim, result.learner, parse_kernel(kernel).spec(), dict(result.params),
                    [] if X is None else np.asarray(X, float).tolist(), [] if y is None else np.asarray(y, int).tolist(),
                    comparator_to_json(comparator),
-                   float(result.lhs), float(result.rhs), found_by, note)
+                   float(result.lhs), float(result.rhs), found_by, note, certificate=doc)
 
     def comparator_object(self):
         c = self.comparator
@@ -148,6 +152,7 @@ SCHEMA = {
     "found_by": (False, lambda v: isinstance(v, str), "a string"),
     "note": (False, lambda v: isinstance(v, str), "a string"),
     "erratum": (False, lambda v: v is None or isinstance(v, dict), "an object or null"),
+    "certificate": (False, lambda v: v is None or isinstance(v, dict), "a certificate object or null"),
 }
 
 
@@ -247,6 +252,8 @@ def replay(w: "Witness | str | Path") -> Replay:
     rep.certificate = certify_result(claim, fres, X, y, w.kernel, w.comparator_object())
     if not rep.confirmed:
         rep.detail.append(rep.certificate.summary())
+    elif rep.certificate.document is not None:
+        w.certificate = rep.certificate.document  # a witness embeds the certificate of its violation
     return rep
 
 

@@ -27,6 +27,10 @@ from .claims import Sides, statement_for
 from .numbers import PRECISIONS, Rejected, Undecided, disjoint, lt, le, precision, show
 
 
+#: The format of a boundlab witness file, whose ``certificate`` field holds the certificate of its violation.
+WITNESS = "boundlab-witness/1"
+
+
 @dataclass
 class Outcome:
     """The checker's answer: ``accepted`` with the certified ``verdict``, or rejected with the ``reason``."""
@@ -80,9 +84,10 @@ def verify_file(path: "str | Path") -> Outcome:
         doc = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         return Outcome("?", False, None, f"cannot read {path}: {exc}")
-    if isinstance(doc, dict) and "certificate" in doc and "format" in doc and doc["format"] != "boundlab-certificate/1":
-        if doc["certificate"] is None:
-            return Outcome(str(doc.get("claim", "?")), False, None, f"{path} carries no certificate")
+    if isinstance(doc, dict) and doc.get("format") == WITNESS:
+        if doc.get("certificate") is None:
+            return Outcome(str(doc.get("claim", "?")), False, None,
+                           f"the witness {path} carries no certificate (only a confirmed violation embeds one)")
         doc = doc["certificate"]
     return verify(doc)
 

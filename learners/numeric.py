@@ -167,6 +167,9 @@ def _to_arb(v: Any):
         return arb(int(v))
     if isinstance(v, (int, np.integer)):
         return arb(int(v))
+    q = getattr(v, "exact", None)  # learners.params.ExactDecimal: the decimal it was written as, not its float
+    if q is not None:
+        return arb(q.numerator) / arb(q.denominator)
     if isinstance(v, (float, np.floating)):
         f = float(v)
         if math.isinf(f):
@@ -632,7 +635,7 @@ def gaussian_matrix(A: np.ndarray, B: np.ndarray, sigma: float) -> np.ndarray:
     na = [sum((v * v for v in row), arb(0)) for row in A2]
     nb = [sum((v * v for v in row), arb(0)) for row in B2]
     G = arb_mat(A2.tolist()) * arb_mat(B2.tolist()).transpose() if A2.shape[1] else None
-    c = -arb(1) / (2 * arb(float(sigma)) ** 2)
+    c = -arb(1) / (2 * _to_arb(sigma) ** 2)
     for i in range(n):
         for j in range(m):
             sq = na[i] + nb[j] - 2 * G[i, j] if G is not None else arb(0)

@@ -34,6 +34,7 @@ import json
 import math
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping
 
 KINDS = ("int", "float", "str", "bool", "floats")
@@ -47,15 +48,46 @@ class ParamError(ValueError):
     """A parameter value outside its declaration: one line naming owner, parameter, value and what is allowed."""
 
 
+class ExactDecimal(float):
+    """A number written as a decimal (``--param r=0.81``, a kernel spec ``sigma=0.1``) whose binary float is not the
+    decimal itself: the float64 pipeline computes with the float, and ``exact`` keeps the decimal's exact rational
+    (81/100), which the certified path (learners.numeric's balls) and the certificates use. A Python float given
+    from code is its own binary value and stays a plain float."""
+
+    def __new__(cls, text: str) -> "ExactDecimal":
+        v = super().__new__(cls, text)
+        v.exact = Fraction(text)
+        v.text = text
+        return v
+
+    def __reduce__(self):  # pickled (process pools, Dask) as the decimal it was written as
+        return ExactDecimal, (self.text,)
+
+    def __neg__(self) -> "ExactDecimal":
+        return ExactDecimal(self.text[1:] if self.text.startswith("-") else "-" + self.text.lstrip("+"))
+
+
+def exact_value(v: Any) -> "Fraction | None":
+    """The exact rational of a finite real parameter: the decimal of an ExactDecimal, a float's binary value."""
+    q = getattr(v, "exact", None)
+    if isinstance(q, Fraction):
+        return q
+    if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
+        return Fraction(v)
+    return None
+
+
 def parse_number(text: str) -> "int | float | None":
-    """``text`` as an int or float when it is an ASCII decimal literal (or ±inf); None otherwise."""
+    """``text`` as an int or float when it is an ASCII decimal literal (or ±inf); None otherwise. A decimal whose
+    float is not exactly it (0.81) is an :class:`ExactDecimal`."""
     t = text.strip()
     if t.lower() in _INF:
         return _INF[t.lower()]
     if _INT.fullmatch(t):
         return int(t)
     if _NUMBER.fullmatch(t):
-        return float(t)
+        f = float(t)
+        return f if not math.isfinite(f) or Fraction(f) == Fraction(t) else ExactDecimal(t)
     return None
 
 
@@ -187,7 +219,7 @@ class Param:
                 self._fail(shown, owner)
             v = int(f) if isinstance(v, float) else int(v)
         else:
-            v = float(v)
+            v = v if isinstance(v, ExactDecimal) else float(v)
             if math.isnan(v) or (self.finite and math.isinf(v)):
                 self._fail(shown, owner)
         if not self.in_range(v):
@@ -195,9 +227,13 @@ class Param:
         return v
 
     def in_range(self, v: float) -> bool:
-        if self.low is not None and (v < self.low or (self.low_open and v == self.low)):
+        """The declared range, decided on the exact value (an ExactDecimal's decimal, a float's binary value)."""
+        q = exact_value(v)
+        if q is not None:
+            v = q
+        if self.low is not None and (v < _q(self.low) or (self.low_open and v == _q(self.low))):
             return False
-        if self.high is not None and (v > self.high or (self.high_open and v == self.high)):
+        if self.high is not None and (v > _q(self.high) or (self.high_open and v == _q(self.high))):
             return False
         return True
 
@@ -256,6 +292,11 @@ class Param:
             if self.in_range(v):
                 return v
         return self.default
+
+
+def _q(bound: float) -> "Fraction | float":
+    """A declared range end as an exact rational (±inf as it is)."""
+    return Fraction(bound) if math.isfinite(bound) else bound
 
 
 def _log_magnitude(rng, lo: float, hi: float, tiny: float = 1e-3) -> float:

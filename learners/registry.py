@@ -149,10 +149,10 @@ def _exact(v: Any) -> Any:
     anything else unchanged. Ball arithmetic only."""
     from . import numeric as nm
 
-    if type(v) is float:
+    if isinstance(v, float):  # a float (its binary value) or an ExactDecimal (the decimal it was written as)
         return nm.ball(v)
-    if type(v) in (list, tuple) and any(type(e) is float for e in v):
-        return type(v)(nm.ball(e) if type(e) is float else e for e in v)
+    if type(v) in (list, tuple) and any(isinstance(e, float) for e in v):
+        return type(v)(nm.ball(e) if isinstance(e, float) else e for e in v)
     return v
 
 

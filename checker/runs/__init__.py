@@ -44,7 +44,9 @@ def rule(*names: str):
 
 def replay(c: Certificate, learner: "str | None" = None) -> Run:
     """The run of the certificate's learner (or ``learner``) recomputed and checked round by round (once per
-    certificate and learner)."""
+    certificate and learner); a black-box run (``run.rule = "data"``) is read as data instead (:func:`as_data`)."""
+    if is_data(c):
+        return as_data(c)
     name = learner or c.learner
     _load()
     if name not in _RULES:
@@ -67,3 +69,25 @@ def expect(c: Certificate, t: int, column: str, want, why: str = "") -> None:
 def _load() -> None:
     for m in pkgutil.iter_modules(__path__):
         importlib.import_module(f"{__name__}.{m.name}")
+
+
+def is_data(c: Certificate) -> bool:
+    run = c.doc.get("run")
+    return isinstance(run, dict) and run.get("rule") == "data"
+
+
+def as_data(c: Certificate) -> Run:
+    """The run of a learner written outside boundlab (learners.protocol), whose outputs are data: its recorded scores
+    f_t(x_t) (exact numbers) give the mistake set J = {t : y_t f_t(x_t) ≤ 0}, and every other recorded column is a
+    term, as recorded. Reading (stated in the outcome): the verdict is about the run the learner made; whether that
+    run follows the algorithm's rule is not checked (it is the learner under test)."""
+    from ..certificate import exact_list
+
+    if "_data_run" not in c.__dict__:
+        scores = exact_list(c.column("score"), "run.score")
+        mistakes = [y * s <= 0 for y, s in zip(c.y, scores)]
+        terms = {k: c.column(k) for k in c.doc["run"] if k not in ("rule", "score")}
+        c.checked.append("run: the learner's recorded outputs, as data (a learner outside boundlab: its rule is not "
+                         "checked)")
+        c.__dict__["_data_run"] = Run(scores, mistakes, terms)
+    return c.__dict__["_data_run"]
