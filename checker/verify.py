@@ -42,7 +42,7 @@ class Outcome:
     checked: list = field(default_factory=list)
     values: dict = field(default_factory=dict)  # lhs, rhs, rhs_lower: the checker's own values (display)
     bits: int = 0
-    seconds: float = 0.0
+    seconds: float = 0  # wall time of the check (metadata, not a checked value)
     scope: str = ""  # " at the given comparator" when the verdict is about that comparator alone
 
     def line(self) -> str:
