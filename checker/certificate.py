@@ -155,25 +155,38 @@ class Certificate:
             raise Rejected("an infinite comparator coefficient")
         return Z, beta
 
-    def duals(self, U: "fmpq | object") -> list:
-        """The weak-duality multiplier vectors recorded for the radius U (exact match; "inf" for U = ∞)."""
+    @cached_property
+    def dual_records(self) -> list:
+        """Every recorded weak-duality record as (radius U, multipliers a), in the document's order."""
         out = []
         for i, rec in enumerate(self.doc.get("dual") or []):
             if not isinstance(rec, dict):
                 raise Rejected(f"dual[{i}] must be an object")
-            radius = rational(rec.get("U"), f"dual[{i}].U")
-            if radius is U or (radius is not INF and U is not INF and radius == U):
-                a = exact_list(rec.get("a"), f"dual[{i}].a")
-                if len(a) != self.T:
-                    raise Rejected(f"dual[{i}] has {len(a)} multipliers for T = {self.T} rounds")
-                out.append(a)
+            a = exact_list(rec.get("a"), f"dual[{i}].a")
+            if len(a) != self.T or any(v is INF for v in a):
+                raise Rejected(f"dual[{i}] must hold {self.T} finite multipliers, one per round")
+            out.append((rational(rec.get("U"), f"dual[{i}].U"), a))
         return out
+
+    def duals(self, U: "fmpq | object") -> list:
+        """The indices of the dual records at radius U (exact match; INF for U = ∞)."""
+        return [i for i, (r, _) in enumerate(self.dual_records)
+                if r is U or (r is not INF and U is not INF and r == U)]
 
     def radii(self) -> list:
         """Every radius U with recorded multipliers, ascending (INF last)."""
-        rs = {rec.get("U") for rec in self.doc.get("dual") or [] if isinstance(rec, dict)}
-        finite = sorted(rational(r, "dual U") for r in rs if r != "inf")
-        return finite + ([INF] if "inf" in rs else [])
+        rs = {r for r, _ in self.dual_records if r is not INF}
+        return sorted(rs) + ([INF] if any(r is INF for r, _ in self.dual_records) else [])
+
+    @cached_property
+    def comparator_rows(self) -> "list | None":
+        """The data rounds of the comparator's points when every one of them is a point of the sequence (the
+        oracle's comparators are), else None."""
+        if self.comparator is None:
+            return None
+        where = {tuple(x): t for t, x in enumerate(self.X)}
+        rows = [where.get(tuple(z)) for z in self.comparator[0]]
+        return None if any(r is None for r in rows) else rows
 
     def evidence(self, key: str) -> Any:
         ev = self.doc.get("evidence") or {}

@@ -32,10 +32,31 @@ def losses(values: list, y: list) -> list:
     return [pos(1 - yt * v) for v, yt in zip(values, y)]
 
 
+def _gram_pass(c: Certificate) -> dict:
+    """One pass over the Gram matrix for everything that needs K·b (cached on the certificate): the comparator's
+    values when its points are points of the sequence, and K·w for every dual record, w_t = a_t y_t."""
+    if "_gram_pass" not in c.__dict__:
+        vectors, keys = [], []
+        if c.comparator_rows is not None:
+            b = [fmpq(0)] * c.T
+            for t, beta in zip(c.comparator_rows, c.comparator[1]):
+                b[t] += beta
+            vectors.append(b)
+            keys.append("comparator")
+        for i, (_, a) in enumerate(c.dual_records):
+            vectors.append([at * yt for at, yt in zip(a, c.y)])
+            keys.append(i)
+        c.__dict__["_gram_pass"] = dict(zip(keys, zip(vectors, c.K.products(vectors))))
+    return c.__dict__["_gram_pass"]
+
+
 def comparator(c: Certificate) -> "tuple[list, Real] | None":
     """(f(x_t) for every t, ‖f‖²) of the certificate's explicit comparator, or None when it has none."""
     if c.comparator is None:
         return None
+    if c.comparator_rows is not None:  # ‖f‖² = Σ_j β_j f(z_j) with z_j points of the sequence
+        b, values = _gram_pass(c)["comparator"]
+        return values, total(bt * v for bt, v in zip(b, values) if bt != 0)
     Z, beta = c.comparator
     rows = c.K.cross(Z)
     values = [total(b * r[t] for b, r in zip(beta, rows)) for t in range(c.T)]
@@ -44,24 +65,15 @@ def comparator(c: Certificate) -> "tuple[list, Real] | None":
     return values, norm_sq
 
 
-def v_norm_sq(c: Certificate, w: list) -> Real:
-    """‖Σ_t w_t κ(x_t, ·)‖² = Σ_{s,t} w_s w_t κ(x_s, x_t) over the rounds with w_t ≠ 0."""
-    support = [t for t, wt in enumerate(w) if wt != 0]
-    K = c.K
-    out = fmpq(0)
-    for i, s in enumerate(support):
-        out += w[s] * w[s] * K(s, s)
-        for t in support[i + 1:]:
-            out += 2 * w[s] * w[t] * K(s, t)
-    return out
-
-
-def dual_bound(c: Certificate, a: list, c_L: Real, c_s: Real, U: "Real | object") -> Real:
-    """A lower bound on min over ‖f‖ ≤ U of c_L·L_T(f) + c_s·‖f‖² from the multipliers a (module docstring)."""
+def dual_bound(c: Certificate, i: int, c_L: Real, c_s: Real, U: "Real | object") -> Real:
+    """A lower bound on min over ‖f‖ ≤ U of c_L·L_T(f) + c_s·‖f‖² from the multipliers of dual record i (module
+    docstring)."""
+    a = c.dual_records[i][1]
     for t, at in enumerate(a):
         if not (le(0, at, "a_t >= 0") and le(at, c_L, "a_t <= c_L")):
-            raise Rejected(f"dual multiplier a_{t + 1} = {at} lies outside [0, c_L]")
-    vsq = v_norm_sq(c, [at * yt for at, yt in zip(a, c.y)])
+            raise Rejected(f"dual multiplier a_{t + 1} = {at} of dual[{i}] lies outside [0, c_L]")
+    w, Kw = _gram_pass(c)[i]
+    vsq = total(wt * v for wt, v in zip(w, Kw) if wt != 0)
     if c_s != 0:
         inner = -vsq / (4 * c_s)  # the unconstrained minimum: always a lower bound
         if U is not INF and lt(2 * c_s * U, sqrt(vsq), "branch of the inner minimum"):
@@ -76,11 +88,9 @@ def dual_bound(c: Certificate, a: list, c_L: Real, c_s: Real, U: "Real | object"
 
 
 def best_dual(c: Certificate, c_L: Real, c_s: Real, U: "Real | object") -> "Real | None":
-    """The best :func:`dual_bound` over the multipliers recorded for radius U, or None when none are."""
-    bounds = [dual_bound(c, a, c_L, c_s, U) for a in c.duals(U)]
+    """The best :func:`dual_bound` over the records at radius U, or None when there are none."""
+    bounds = [dual_bound(c, i, c_L, c_s, U) for i in c.duals(U)]
     return maximum(*bounds) if bounds else None
-
-
 def lower_over_radii(c: Certificate, rhs: Callable[[Real, Real], Real], U: "Real | object",
                      increasing: bool = True) -> "Real | None":
     """A lower bound on rhs(L_T(f), ‖f‖) over ‖f‖ ≤ U from the min-loss dual bounds recorded at each radius
