@@ -107,13 +107,13 @@ def recording() -> Iterator[dict]:
         _EVIDENCE.reset(token)
 
 
-def record_dual(U: Any, a: np.ndarray) -> None:
-    """Record the weak-duality multipliers a (already clipped into the dual box) used at radius U."""
+def record_dual(U: Any, a: Any) -> None:
+    """Record the weak-duality multipliers a (already in the dual box; floats or Fractions) used at radius U."""
     ev = _EVIDENCE.get()
     if ev is None:
         return
     try:
-        rec = {"U": exact(U), "a": [exact(v) for v in np.asarray(a, float)]}
+        rec = {"U": exact(U), "a": [exact(v) for v in a]}
     except NotExact:
         return  # a radius with no exact form (a ball): the checker recomputes the bound at its own radius
     if rec not in ev["dual"]:

@@ -169,9 +169,11 @@ def _certify(claim, res, X, y, kernel, comparator) -> Certificate:
                        seconds=time.monotonic() - t0)
 
 
-def _check_certificate(cert: Certificate, claim, bres, X, y, kernel, evidence: dict) -> None:
+def _check_certificate(cert: Certificate, claim, bres, X, y, kernel, evidence: dict,
+                       max_T: "int | None" = None) -> None:
     """Write the ball result's certificate and have the checker decide: the verdict stays certified only when the
-    checker accepts it (README "What a verdict means")."""
+    checker accepts it (README "What a verdict means"). Above ``max_T`` rounds the certificate is written but not
+    checked here: the verdict is inconclusive until ``boundlab verify`` accepts it."""
     import checker
 
     if claim.id not in checker.known():  # TRANSITION: claims whose statement is not written yet keep the ball verdict
@@ -181,6 +183,12 @@ def _check_certificate(cert: Certificate, claim, bres, X, y, kernel, evidence: d
         cert.document = build(claim, bres, X, y, kernel, evidence)
     except NotExact as exc:
         cert.holds, cert.reason = None, f"no exact certificate could be written: {exc}"
+        return
+    if max_T is not None and bres.T > max_T:
+        cert.notes.append(f"proposed verdict: {cert.verdict}")
+        cert.holds, cert.reason = None, (f"not checked: T = {bres.T} is above {max_T}, the largest certificate "
+                                         f"checked as part of a check (O(T²)); write it with --certificate FILE and "
+                                         f"run boundlab verify FILE")
         return
     outcome = checker.verify(cert.document)
     cert.checker = outcome.to_json()

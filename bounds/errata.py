@@ -177,7 +177,7 @@ def comparator_to_json(comp: Any) -> dict | None:
         return None
     if isinstance(comp, str):
         return {"kind": comp}
-    if isinstance(comp, KernelExpansion):
+    if isinstance(comp, KernelExpansion) or (hasattr(comp, "X") and hasattr(comp, "alpha")):
         return {"X": np.asarray(comp.X, float).tolist(), "alpha": np.asarray(comp.alpha, float).tolist()}
     if isinstance(comp, dict):
         return comp

@@ -270,7 +270,7 @@ class HingeOracle:
             raise ValueError("minimise needs c_L ≥ 0, c_s ≥ 0 and U ≥ 0")
         if c_s == 0 and not nm.isfinite(U):
             raise ValueError("minimise needs a finite radius U when there is no norm penalty")
-        key = tuple(repr(v) for v in (c_L, c_s, U)) + ("ball" if nm.is_ball() else "float",)
+        key = tuple(nm.exact_key(v) for v in (c_L, c_s, U)) + ("ball" if nm.is_ball() else "float",)
         if not nm.is_ball() and c_L == 1.0 and c_s == 0.0:
             self._minloss_radii.add(float(U))
         if key not in self._cache:

@@ -61,12 +61,23 @@ class ScaleComparator:
 
         keep = np.flatnonzero(self.beta != 0)
         if len(keep) > SCALE_T:  # no Gram matrix of the comparator at scale (KernelExpansion stores one)
-            return None
+            return PointExpansion(X[keep], self.beta[keep])
         with nm.float64():  # the witness's comparator (its values are certified here, not by its float Gram)
             return KernelExpansion.from_points(kernel, X[keep], self.beta[keep])
 
     def describe(self) -> dict:
-        return {"loss": nm.mid(self.loss), "norm": nm.mid(self.norm), "support": int(np.count_nonzero(self.beta))}
+        """Loss and norm as balls in ball arithmetic (a certified term keeps its width), midpoints otherwise."""
+        show = (lambda v: v) if nm.is_ball() else nm.mid  # noqa: E731
+        return {"loss": show(self.loss), "norm": show(self.norm), "support": int(np.count_nonzero(self.beta))}
+
+
+@dataclass
+class PointExpansion:
+    """A comparator f = Σ_i α_i κ(X_i, ·) kept as data only (its points and coefficients, no Gram matrix): the
+    explicit comparator of a data-set-scale verdict, for its witness and its certificate."""
+
+    X: np.ndarray
+    alpha: np.ndarray
 
 
 @dataclass
@@ -78,6 +89,7 @@ class ScaleResult:
     comparator: ScaleComparator
     solver: str
     notes: list = field(default_factory=list)
+    dual: "tuple | None" = None  # (U, the exact multipliers behind ``lower``): the certificate's dual record
 
     def describe(self) -> dict:
         return {"kind": "oracle", "solver": self.solver, "value": nm.mid(self.value),
@@ -214,6 +226,7 @@ class ScaleOracle:
         a = np.clip(np.nan_to_num(np.asarray(a, float)), 0.0, nm.lower(c_L))
         w = a * self.y  # exact: a float times ±1
         m, r = self.kw_enclosed(w)
+        from fractions import Fraction
         with nm.ball_arithmetic(256):
             arb = nm._flint()
             Kw = [arb(float(mi), float(ri)) for mi, ri in zip(m, r)]  # the balls m_t ± r_t ∋ (Kw)_t
@@ -222,16 +235,30 @@ class ScaleOracle:
             s_max = nm.lower(c_L) / max(float(a.max()), 1e-300) * (1 - 2.0**-50)  # s·a stays in the box for certain
             s = self._best_scale(float(a.sum()), nm.mid(vsq), nm.mid(c_s), nm.mid(U) if nm.isfinite(U) else math.inf, s_max)
             lower = suma * s + dual_inner(vsq * s * s, c_s, U)
+            dual = (U, [Fraction(s) * Fraction(float(v)) for v in a])  # the multipliers s·a, exactly
             tau = self._best_tau(m, nm.mid(vsq), nm.mid(c_L), nm.mid(c_s), nm.mid(U) if nm.isfinite(U) else math.inf)
-            if nm.isfinite(U) and tau > 0:  # ‖f‖ = τ‖v‖ ≤ U for certain
-                tau = min(tau, nm.lower(nm.ball(U)) * (1 - 2.0**-40) / max(nm.upper(nm.sqrt(vsq)), 1e-300))
-            one = arb(1)
-            loss = nm.Ball(_arb_sum((one - Kw[t] * (float(self.y[t]) * tau)).nonnegative_part()
-                                    for t in range(self.T)))  # y_t τ is exact (±τ)
-            norm = nm.sqrt(vsq) * tau
-            value = c_L * loss + c_s * norm * norm
-            comp = ScaleComparator(w * tau, loss, norm)
-            return ScaleResult(value, nm.bmin(lower, value), comp, "")
+            if nm.isfinite(U) and tau > 0:  # ‖f‖ ≤ τ‖v‖ + E·… ≤ U for certain (E below, a margin of 2^-30)
+                tau = min(tau, nm.lower(nm.ball(U)) * (1 - 2.0**-30) / max(nm.upper(nm.sqrt(vsq)), 1e-300))
+            beta = w * tau
+            comp = ScaleComparator(beta, *self.loss_and_norm(beta, w, tau, Kw))
+            value = c_L * comp.loss + c_s * comp.norm * comp.norm
+            return ScaleResult(value, nm.bmin(lower, value), comp, "", dual=dual)
+
+    def loss_and_norm(self, beta: np.ndarray, w: np.ndarray, tau: float, Kw: list) -> tuple:
+        """L_T(f) and ‖f‖ (balls) of the comparator f = Σ β_t κ(x_t, ·) *as stored*: β = fl(τw) differs from τw by
+        δ (each |δ_t| ≤ half an ulp), so (Kβ)_t lies in τ(Kw)_t ± Σ_j|δ_j| (|κ| ≤ 1 for the Gaussian kernel), and
+        ‖f‖² = Σ_t β_t (Kβ)_t. Ball arithmetic only."""
+        from fractions import Fraction
+
+        arb = nm._flint()
+        E = sum(abs(Fraction(float(b)) - Fraction(float(v)) * Fraction(tau)) for b, v in zip(beta, w))
+        e = arb(E.numerator) / E.denominator
+        err = e.union(-e)  # [−E, E]
+        Kb = [Kw[t] * arb(tau) + err for t in range(self.T)]
+        one = arb(1)
+        loss = nm.Ball(_arb_sum((one - Kb[t] * int(self.y[t])).nonnegative_part() for t in range(self.T)))
+        nsq = nm.nonneg(nm.Ball(_arb_sum(Kb[t] * arb(float(beta[t])) for t in range(self.T) if beta[t] != 0)))
+        return loss, nm.sqrt(nsq)
 
     @staticmethod
     def _best_scale(suma: float, vsq: float, c_s: float, U: float, s_max: float) -> float:
@@ -253,9 +280,17 @@ class ScaleOracle:
                  decided: "Callable[[object, object], bool] | None" = None) -> ScaleResult:
         """Certified bounds on min over ‖f‖ ≤ U of c_L L_T(f) + c_s ‖f‖², stopping once ``decided(lower, value)``.
         Coefficients may be balls (their midpoints choose; the balls certify)."""
-        key = (repr(c_L), repr(c_s), repr(U))
-        if key in self._cache:
-            return self._cache[key]
+        key = tuple(nm.exact_key(v) for v in (c_L, c_s, U))
+        if key not in self._cache:
+            self._cache[key] = self._minimise(c_L, c_s, U, decided)
+        res = self._cache[key]
+        if res.dual is not None:  # (also when served from the cache: the certified re-derivation reads it)
+            from .certificate import record_dual
+
+            record_dual(*res.dual)
+        return res
+
+    def _minimise(self, c_L, c_s, U, decided) -> ScaleResult:
         fl = lambda v: nm.mid(v)  # noqa: E731  (choosing only)
         cL, cs, Uf = fl(c_L), fl(c_s), (fl(U) if nm.isfinite(U) else math.inf)
         if cs == 0 and not math.isfinite(Uf):
@@ -276,16 +311,16 @@ class ScaleOracle:
             a = self.refine(a, cL, cs, Uf)
             epochs += 1
             new = self.certify(a, c_L, c_s, U)
+            better = nm.lower(new.lower) > nm.lower(res.lower)
             res = ScaleResult(new.value if nm.upper(new.value) < nm.upper(res.value) else res.value,
-                              new.lower if nm.lower(new.lower) > nm.lower(res.lower) else res.lower,
+                              new.lower if better else res.lower,
                               new.comparator if nm.upper(new.value) < nm.upper(res.value) else res.comparator,
-                              "", res.notes)
+                              "", res.notes, new.dual if better else res.dual)
         res.solver = (f"dual coordinate ascent (Nyström warm start, m = {min(NYSTROM_M, self.T)}; {epochs} exact "
                       f"epochs), certified by float64 enclosures with a-priori error bounds (learners.compiled."
                       f"rigorous) and arb balls, {self.passes} enclosed products K·w")
         _say(f"certified interval [{nm.lower(res.lower):.6g}, {nm.upper(res.value):.6g}] "
              f"({time.monotonic() - t0:.0f} s)\n", self.progress and time.monotonic() - t0 > 2.0)
-        self._cache[key] = res
         return res
 
     def minimise_monotone(self, rhs: Callable, lhs, U=math.inf, s_increasing: bool = True,

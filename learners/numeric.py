@@ -387,6 +387,21 @@ def _up(x) -> float:
     return f
 
 
+def exact_key(v: Any) -> Any:
+    """A cache key that identifies the number v exactly: a ball by the exact rationals of its midpoint and radius, a
+    float by its value (an ExactDecimal by its decimal); never a printed text, which rounds (issue 24)."""
+    if isinstance(v, Ball):
+        from fractions import Fraction
+
+        def q(x):
+            m, e = x.man_exp()
+            return Fraction(int(m)) * Fraction(2) ** int(e)
+
+        return ("ball", q(v.a.mid()), q(v.a.rad())) if v.a.is_finite() else ("ball", str(v.a))
+    q = getattr(v, "exact", None)
+    return ("decimal", q) if q is not None else ("number", v)
+
+
 def is_ball() -> bool:
     """True inside ``ball_arithmetic()``."""
     return _BALL
