@@ -33,9 +33,10 @@ def test_a_typed_decimal_is_its_exact_rational_and_a_python_float_its_binary_val
     assert isinstance(v, ExactDecimal) and v.exact == Q(81, 100) and v == 0.81
     assert exact(v) == "81/100" and exact(0.81) == "{}/{}".format(*(0.81).as_integer_ratio()) != "81/100"
     assert not isinstance(parse_number("0.5"), ExactDecimal)  # 0.5 is its own binary value: a plain float
-    # the range check is exact: 0.810000000000000001 typed is above 81/100, although its float is 0.81
-    p = Param("r", "float", 0.5, low=0.0, high=0.81, high_open=True)
-    assert p.in_range(parse_number("0.80999999999999999")) and not p.in_range(parse_number("0.81"))
+    # the range check is exact: 1.0000000000000000001 typed is above 1, although its float is 1.0
+    p = Param("r", "float", 0.5, low=0.0, high=1.0)
+    above = parse_number("1.0000000000000000001")
+    assert float(above) == 1.0 and not p.in_range(above) and p.in_range(parse_number("1.0"))
     with nm.ball_arithmetic(256):
         b = nm.ball(v)
         assert b.a.contains(nm.ball(Q(81, 100)).a) and not b.a.contains(nm.ball(0.81).a)
