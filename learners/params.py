@@ -227,13 +227,14 @@ class Param:
         return v
 
     def in_range(self, v: float) -> bool:
-        """The declared range, decided on the exact value (an ExactDecimal's decimal, a float's binary value)."""
-        q = exact_value(v)
-        if q is not None:
-            v = q
-        if self.low is not None and (v < _q(self.low) or (self.low_open and v == _q(self.low))):
+        """The declared range, decided on the exact value (an ExactDecimal's decimal; a float against a float bound
+        compares exactly already)."""
+        lo, hi = self.low, self.high
+        if isinstance(v, ExactDecimal):
+            v, lo, hi = v.exact, _q(lo), _q(hi)
+        if lo is not None and (v < lo or (self.low_open and v == lo)):
             return False
-        if self.high is not None and (v > _q(self.high) or (self.high_open and v == _q(self.high))):
+        if hi is not None and (v > hi or (self.high_open and v == hi)):
             return False
         return True
 
@@ -294,9 +295,9 @@ class Param:
         return self.default
 
 
-def _q(bound: float) -> "Fraction | float":
-    """A declared range end as an exact rational (±inf as it is)."""
-    return Fraction(bound) if math.isfinite(bound) else bound
+def _q(bound: "float | None") -> "Fraction | float | None":
+    """A declared range end as an exact rational (±inf and None as they are)."""
+    return Fraction(bound) if bound is not None and math.isfinite(bound) else bound
 
 
 def _log_magnitude(rng, lo: float, hi: float, tiny: float = 1e-3) -> float:
