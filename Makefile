@@ -66,6 +66,7 @@ bench: $(STAMP)   ## compiled vs generic learner.run on the Forgetron synthetic 
 	$(BLAS1) $(BIN)/python benchmarks/bench_compiled.py
 	$(BLAS1) $(BIN)/python benchmarks/bench_hunt.py
 	$(BIN)/python benchmarks/bench_learners.py
+	$(BLAS1) $(BIN)/python benchmarks/bench_checker.py   ## issue 24: the certificate checker at T = 500, 1000, 2000
 
 # A blind campaign: every claim id hunted 14 s on each of 2 cores (about 10 minutes), table in campaign/campaign.md.
 # Opt-in; `make test` runs a short one (tests/test_campaign.py). CAMPAIGN_ARGS adds options, e.g. --scheduler ADDR.
