@@ -148,8 +148,8 @@ def eq40_rhs(B: Any) -> Any:
     return t1 + t2 + t3
 
 
-@functools.lru_cache(maxsize=4)
-def eq40_smallest_B(limit: int = 10_000) -> dict:
+@functools.lru_cache(maxsize=4)  # tuning: a cache size, no value depends on it
+def eq40_smallest_B(limit: int = 10_000) -> dict:  # tuning: the search's upper end (h(10_000) < 15/32 by far)
     """The exact smallest integer B ≥ 1 with eq. 40's right side ≤ 15/32, certified with interval arithmetic.
 
     Every term of eq. 40 decreases in B (their derivatives −1/(B+1)², −(B+1)^(−3/2), −1/(4(B+1) log(B+1)^(3/2)) are
@@ -164,7 +164,7 @@ def eq40_smallest_B(limit: int = 10_000) -> dict:
         b = iv.mpf(B) + 1
         return 1 / b + 2 / iv.sqrt(b) + 1 / (2 * iv.sqrt(iv.log(b)))
 
-    with mpmath.workdps(50):
+    with mpmath.workdps(50):  # tuning: interval precision (the margins at B = 82, 83 are ~1e-3)
         lo, hi = 1, limit
         if not h_iv(hi).b <= target:
             raise ValueError(f"eq. 40 does not reach 15/32 below B = {limit}")
@@ -182,7 +182,7 @@ def eq40_smallest_B(limit: int = 10_000) -> dict:
                 eq40_rhs(mpmath.mpf(hi - 1)), "real_crossing": root, "monotone": eq40_monotone()}
 
 
-@functools.lru_cache(maxsize=1)
+@functools.lru_cache(maxsize=1)  # tuning: a cache size
 def eq40_monotone() -> bool:
     """True when sympy proves every term of eq. 40 strictly decreasing in B > 0."""
     import sympy as sp
@@ -487,8 +487,9 @@ class _ShrinkLemma(Claim):
                 s = worst_shrink_radius(self.lemma, F, phi, U)
                 worst = fp.copy()
                 worst.scale(s / F if F > 0 else 0.0)
+                unshrunk = nm.is_ball() and phi == 1  # f''_t is f'_t: β_t = 0 exactly (two balls could not say so)
                 for name, g in comps + [("worst on the ray of f'_t", worst)]:
-                    beta = _sq(fp, g) - _sq(f, g)
+                    beta = nm.scalar(0) if unshrunk else _sq(fp, g) - _sq(f, g)
                     G = g.norm
                     checks.add(f"Lemma {self.lemma[1]}", t, self.bound(F, G, phi, U), beta, fp.norm_sq, G * G,
                                comparator=name)
@@ -763,7 +764,7 @@ def eq40_ball(B: int) -> Any:
     return sum(eq40_terms(nm.scalar(B), nm.sqrt, nm.log))
 
 
-def eq40_crossing_ball(smallest: int, steps: int = 40) -> Any:
+def eq40_crossing_ball(smallest: int, steps: int = 40) -> Any:  # tuning: the enclosure's width (2^-40), not its truth
     """A ball enclosing the real B with h(B) = 15/32 (h decreases: eq40_smallest_B), by ``steps`` bisections of
     [smallest − 1, smallest] decided in ball arithmetic (the midpoints are exact binary numbers)."""
     from flint import arb

@@ -395,11 +395,12 @@ def test_shrink_lemmas_agree_with_the_referee(data, kernel, lemma):
 @pytest.mark.claim("FGT-L4")
 def test_shrink_lemmas_tight_at_phi_one():
     """φ = 1 (no shrink): β_t = 0 for every g, and Lemma 3's bound 0 and Lemma 4's ‖g‖²(φ − 1) = 0 are attained:
-    slack exactly 0, decided by the checker (the balls of two equal distances cannot), so a bound raised by any
-    constant would be violated."""
+    slack exactly 0 (f''_t is f'_t: two balls of the same distance could not say so, with the Gaussian kernel
+    neither could exact rationals), so a bound raised by any constant would be violated."""
     X, y = np.array([[0.5, 0.0], [0.0, 0.5], [-0.5, 0.25]]), np.array([1, 1, 1])
-    for cid in ("FGT-L3", "FGT-L4"):
-        r = bounds.check(cid, X, y, kernel="poly:degree=2", learner="shrinking-perceptron",
+    for cid, kernel in (("FGT-L3", "poly:degree=2"), ("FGT-L4", "poly:degree=2"), ("FGT-L3", "gaussian:sigma=1"),
+                        ("FGT-L4", "gaussian:sigma=1")):
+        r = bounds.check(cid, X, y, kernel=kernel, learner="shrinking-perceptron",
                          params={"phi": 1.0, "U": 0.5}, certify=True)
         doc = certified(r, X, y).document
         assert r.verdict == "holds", r.certificate.reason

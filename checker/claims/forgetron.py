@@ -62,6 +62,14 @@ def scaled(f: dict, s: Real) -> dict:
     return {i: s * a for i, a in f.items()}
 
 
+def term(run: Run, name: str):
+    """A quantity the family's rule records (checker.runs.forgetron documents the names); a rule without it cannot
+    serve this statement."""
+    if name not in run.terms:
+        raise Rejected(f"the transition rule records no {name!r} (the names of checker.runs.forgetron)")
+    return run.terms[name]
+
+
 def mistake_rounds(run: Run) -> list:
     return [t for t, m in enumerate(run.mistake) if m]
 
@@ -162,10 +170,10 @@ def removals(run: Run) -> list:
 def removal_penalty(c: Certificate, run: Run, t: int) -> Real:
     """Ψ_t of eq. 29: Ψ(σ_{r_t,t+1}, y_{r_t} f''_t(x_{r_t})) on a removal round (f''_t(x_{r_t}) from the expansion),
     0 on the other rounds of J."""
-    r = run.terms["removed"][t]
+    r = term(run, "removed")[t]
     if r is None:
         return fmpq(0)
-    return Psi(run.terms["sigma"][t], c.y[r] * value(c, hypotheses(c, run, t)[2], r))
+    return Psi(term(run, "sigma")[t], c.y[r] * value(c, hypotheses(c, run, t)[2], r))
 
 
 def radius_term(terms: dict, U) -> dict:
@@ -177,7 +185,7 @@ def radius_term(terms: dict, U) -> dict:
 
 def log_inv_Phi(run: Run, J: list) -> Real:
     """Σ_{t∈J} log(1/Φ_t) (exactly 0 while every Φ_t = 1)."""
-    return total(-log(run.terms["Phi"][t]) for t in J)
+    return total(-log(term(run, "Phi")[t]) for t in J)
 
 
 # ================================================================================================== PER-L1
@@ -215,7 +223,7 @@ def rop_c1(c: Certificate) -> Sides:
     run = replay(c, "remove-oldest")
     rem = removals(run)
     psi = total(Psi(fmpq(1), c.y[r] * value(c, hypotheses(c, run, t)[1], r))
-                for t, r in ((t, run.terms["removed"][t]) for t in rem))
+                for t, r in ((t, term(run, "removed")[t]) for t in rem))
     s = forall_quadratic(c, fmpq(run.M), 2, 1, INF, const=psi)
     s.terms.update({"M": run.M, "sum Psi(1, mu)": psi, "removals": len(rem)})
     return s
@@ -240,7 +248,7 @@ def fgt_l2(c: Certificate) -> Sides:
     run = replay(c)
     rows = []
     for t in removals(run):
-        r, lam = run.terms["removed"][t], run.terms["sigma"][t]
+        r, lam = term(run, "removed")[t], term(run, "sigma")[t]
         if not (lt(0, lam, "λ > 0") and le(lam, 1, "λ <= 1")):
             raise Rejected(f"hypothesis λ = σ_(r_t,t+1) ∈ (0, 1] fails on round {t + 1}")
         yr, krr = c.y[r], c.K(r, r)
@@ -270,12 +278,12 @@ def _shrink_rows(c: Certificate, lemma: int) -> Sides:
     G = min{U, (1 − φ)F/(1 − φF/U)}.
     F = 0 (f'_t = 0) gives g = 0. The J-sets (eq. 21) are the rule's, decided exactly."""
     run = replay(c)
-    U = run.terms["U"]
+    U = term(run, "U")
     if lemma != 4 and U is INF:
         raise Rejected(f"Lemma {lemma} needs a finite radius U (the learner's U = inf)")
     rows = []
     for t in mistake_rounds(run):
-        j, phi = run.terms["Jset"][t], run.terms["phi"][t]
+        j, phi = term(run, "Jset")[t], term(run, "phi")[t]
         if (lemma == 3 and j != 1) or (lemma == 5 and j != 3):
             continue
         _, f, f2, _ = hypotheses(c, run, t)
@@ -288,7 +296,7 @@ def _shrink_rows(c: Certificate, lemma: int) -> Sides:
         else:
             G = minimum(U, (1 - phi) * F / (1 - phi * F / U))
         g = {} if sign(Fsq, "‖f'_t‖ > 0") == 0 else scaled(f, G / F)
-        beta = dist_sq(c, f, g) - dist_sq(c, f2, g)
+        beta = fmpq(0) if f2 is f else dist_sq(c, f, g) - dist_sq(c, f2, g)  # φ_t = 1: f''_t is f'_t, β_t = 0
         Gsq = norm_sq(c, g)
         bound = fmpq(0) if lemma == 3 else Gsq * (phi - 1) if lemma == 4 else Gsq * (phi * F / U - 1)
         rows.append(Row(f"Lemma {lemma}", t + 1, bound, beta))
@@ -324,7 +332,7 @@ def shr_c2(c: Certificate) -> Sides:
     M ≤ ‖g‖²(1 − log Π_{t∈J} Φ_t) + 2Σ_t ℓ*_t."""
     unit_kernel(c)
     run = replay(c, "shrinking-perceptron")
-    U = run.terms["U"]
+    U = term(run, "U")
     S = log_inv_Phi(run, mistake_rounds(run))
     s = forall_quadratic(c, fmpq(run.M), 2, 1 + S, U)
     s.terms.update(radius_term({"M": run.M, "sum log(1/Phi)": S}, U))
@@ -336,7 +344,7 @@ def shr_c2(c: Certificate) -> Sides:
 def fgt_l6(c: Certificate) -> Sides:
     """001 Lemma 6, any removal rule (every learner of the family), κ(x_t, x_t) ≤ 1:
     M − (‖g‖² Σ_{t∈J} log(1/Φ_t) + Σ_{t∈J} Ψ_t) ≤ ‖g‖² + 2Σ_{t∈J} ℓ*_t, with Φ_t of eq. 24 (the learner's U) and
-    Ψ_t of eq. 29. Rearranged as M − Σ_{t∈J} Ψ_t ≤ ‖g‖²(1 + Σ_{t∈J} log(1/Φ_t)) + 2Σ_{t∈J} ℓ*_t (the loss over J
+    Ψ_t of eq. 29, as the learner's transition rule computes them (``Phi``, ``Psi``). Rearranged as M − Σ_{t∈J} Ψ_t ≤ ‖g‖²(1 + Σ_{t∈J} log(1/Φ_t)) + 2Σ_{t∈J} ℓ*_t (the loss over J
     only). Reading (parameter within_U): as printed, for every g ∈ H (false: erratum FGT-L6-any-g), or, corrected,
     for every g with ‖g‖ ≤ U, the learner's radius."""
     unit_kernel(c)
@@ -348,9 +356,9 @@ def fgt_l6(c: Certificate) -> Sides:
     within = c.param("within_U")
     if within not in (True, False, fmpq(0), fmpq(1)):
         raise Rejected(f"parameter within_U = {within!r} is not a flag")
-    U = run.terms["U"] if within in (True, fmpq(1)) else INF
+    U = term(run, "U") if within in (True, fmpq(1)) else INF
     S = log_inv_Phi(run, J)
-    psi = total(removal_penalty(c, run, t) for t in J)
+    psi = total(term(run, "Psi")[t] for t in J)
     s = forall_quadratic(c, M - psi, 2, 1 + S, U, rounds=J, names=("sum_J l*", "||g||^2"))
     s.terms.update({"M": M, "sum Psi": psi, "sum log(1/Phi)": S})
     if U is not INF:
@@ -371,10 +379,10 @@ def fgt_l7(c: Certificate) -> Sides:
     J_1 (Φ_t = 1) nothing: the lemma's tie (every mistake in J_2) is decided exactly, as eq. 37's on J_2 (Φ_t is c).
     Rows, in this order: eq. 37 on every t ∈ J, then Lemma 7 (round 0)."""
     run = replay(c, "forgetron-basic")
-    B, U = run.terms["B"], run.terms["U"]
+    B, U = term(run, "B"), term(run, "U")
     _, cap = forgetron_constants(B)
     J = mistake_rounds(run)
-    Phi = [run.terms["Phi"][t] for t in J]
+    Phi = [term(run, "Phi")[t] for t in J]
     rows = [Row("eq. 37", t + 1, cap, p) for t, p in zip(J, Phi)]
     S = log_inv_Phi(run, J)
     if c.scope == "given" and c.comparator is not None:
@@ -383,9 +391,9 @@ def fgt_l7(c: Certificate) -> Sides:
         lhs = G2 * S
     else:
         G2 = U * U
-        j = [run.terms["Jset"][t] for t in J]
+        j = [term(run, "Jset")[t] for t in J]
         lhs = fmpq(sum(1 for v in j if v != 1), 32) + G2 * total(
-            log(U / sqrt(run.terms["norm_prime2"][t])) for t, v in zip(J, j) if v == 3)
+            log(U / sqrt(term(run, "norm_prime2")[t])) for t, v in zip(J, j) if v == 3)
     rows.append(Row("Lemma 7", 0, lhs, fmpq(len(J), 32)))
     terms = {"M": len(J), "U": U, "||g||^2": G2, "sum log(1/Phi)": S, "min Phi": minimum(*Phi) if J else fmpq(1),
              "(B+1)^(-1/(2(B+1)))": cap}
@@ -451,9 +459,9 @@ def fgt_l8(c: Certificate) -> Sides:
         J, rem = mistake_rounds(run), removals(run)
         psis, sigmas = [], []
         for t in rem:
-            r, lam = run.terms["removed"][t], run.terms["sigma"][t]
+            r, lam = term(run, "removed")[t], term(run, "sigma")[t]
             shrinks = [s for s in J if r <= s <= t]
-            tie = len(shrinks) == B + 1 and not any(run.terms["at_radius"][s] for s in shrinks)
+            tie = len(shrinks) == B + 1 and not any(term(run, "at_radius")[s] for s in shrinks)
             _, _, f2, _ = hypotheses(c, run, t)
             mu = c.y[r] * value(c, f2, r)
             psi = removal_penalty(c, run, t)
@@ -462,7 +470,7 @@ def fgt_l8(c: Certificate) -> Sides:
             psis.append(psi)
             sigmas.append(lam)
         for t in J:
-            npp = U if run.terms["at_radius"][t] else run.terms["phi"][t] * sqrt(run.terms["norm_prime2"][t])
+            npp = U if term(run, "at_radius")[t] else term(run, "phi")[t] * sqrt(term(run, "norm_prime2")[t])
             rows.append(Row("||f''_t|| <= U", t + 1, npp, U))
         rows.append(Row("Lemma 8: sum Psi <= 15M/32", 0, total(psis), FIFTEEN_32 * len(J)))
         terms.update({"M": len(J), "sum Psi": total(psis), "removals": len(rem), "U": U,
@@ -480,7 +488,7 @@ def fgt_t2(c: Certificate) -> Sides:
     B = budget(c)
     c.require(B >= 83, "B ≥ 83")
     run = replay(c, "forgetron-basic")
-    U = run.terms["U"]
+    U = term(run, "U")
     s = forall_quadratic(c, fmpq(run.M), 4, 2, U)
     s.terms.update({"M": run.M, "U": U})
     return s
