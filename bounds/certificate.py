@@ -108,16 +108,42 @@ def recording() -> Iterator[dict]:
 
 
 def record_dual(U: Any, a: Any) -> None:
-    """Record the weak-duality multipliers a (already in the dual box; floats or Fractions) used at radius U."""
+    """Record the weak-duality multipliers a (already in the dual box; floats or Fractions) used at radius U (an
+    irrational one, e.g. eq. 26's U = ¼√((B+1)/log(B+1)) of the Forgetron, at its exact upper end)."""
     ev = _EVIDENCE.get()
     if ev is None:
         return
+    if isinstance(U, nm.Ball) and not U.a.is_exact() and U.a.is_finite():
+        # an irrational radius (a ball): recorded at the ball's exact upper end. Weak duality holds for any point of
+        # the box at any radius, so a statement evaluates the vector at its own exact radius
+        U = Fraction(_arb_fraction(U.a.upper()))
+    elif isinstance(U, nm.Ball) and U.lower == float("inf"):  # the ball of +∞: a radius U = ∞ entered as a ball
+        U = float("inf")
     try:
         rec = {"U": exact(U), "a": [exact(v) for v in a]}
     except NotExact:
-        return  # a radius with no exact form (a ball): the checker recomputes the bound at its own radius
+        return
     if rec not in ev["dual"]:
         ev["dual"].append(rec)
+
+
+@contextlib.contextmanager
+def dual_rounds(mask: Any) -> Iterator[None]:
+    """Multipliers recorded inside the block belong to the rounds where ``mask`` is True (a calculator whose oracle
+    runs on a subsequence, e.g. Lemma 6's Σ_{t∈J} ℓ*_t): they are written for every round of the sequence, 0 on the
+    others, so that weak duality bounds the loss over the subsequence alone (the checker requires those zeros)."""
+    ev = _EVIDENCE.get()
+    start = len(ev["dual"]) if ev is not None else 0
+    try:
+        yield
+    finally:
+        if ev is not None:
+            idx = [int(i) for i in np.flatnonzero(np.asarray(mask, bool))]
+            for rec in ev["dual"][start:]:
+                full: list = [0] * len(mask)
+                for i, v in zip(idx, rec["a"]):
+                    full[i] = v
+                rec["a"] = full
 
 
 # --------------------------------------------------------------------------------------------- the document
@@ -197,7 +223,7 @@ def build(claim: Any, bres: Any, X: Any, y: Any, kernel: Any, evidence: dict) ->
         "params": params_json(claim, bres.learner, bres.params),
         "X": [] if X is None else [[exact(v) for v in row] for row in np.asarray(X, float)],
         "y": [] if y is None else [int(v) for v in np.asarray(y)],
-        "run": run_json(bres.trace), "comparator": comparator_json(bres.comparator_f or _zero(bres)),
+        "run": run_json(bres.trace), "comparator": comparator_json(_zero(bres) if bres.comparator_f is None else bres.comparator_f),
         "scope": "all" if bres.comparator.get("kind") in (None, "oracle") else "given",
         "dual": list(evidence.get("dual", [])),
         "evidence": claim.certificate_evidence(bres),

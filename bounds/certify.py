@@ -157,6 +157,7 @@ def _certify(claim, res, X, y, kernel, comparator) -> Certificate:
             if prec != PRECISIONS[-1]:
                 last = cert.reason
                 continue  # a near-tie: try once more at the higher precision
+            _propose_float_verdict(cert, claim, bres, res, X, y, kernel, evidence)
         elif bres.holds != res.holds:
             cert.holds = None
             cert.reason = (f"ball arithmetic says {bres.verdict} where float64 says {res.float_verdict}: "
@@ -167,6 +168,29 @@ def _certify(claim, res, X, y, kernel, comparator) -> Certificate:
         return cert
     return Certificate(None, f"arb ball arithmetic, up to {PRECISIONS[-1]} bits", f"undecidable: {last}",
                        seconds=time.monotonic() - t0)
+
+
+def _propose_float_verdict(cert: Certificate, claim, bres, res, X, y, kernel, evidence: dict) -> None:
+    """The balls cannot decide (an exact tie of lhs and rhs, which two balls around one number never separate): the
+    float64 verdict is proposed in a certificate written from the ball run, and it is certified when the checker,
+    whose exact rationals decide ties that balls cannot, accepts it; otherwise the verdict stays inconclusive."""
+    import dataclasses
+
+    import checker
+
+    if claim.id not in checker.known() or res.holds is None:
+        return
+    try:
+        doc = build(claim, dataclasses.replace(bres, holds=res.holds), X, y, kernel, evidence)
+    except NotExact:
+        return
+    outcome = checker.verify(doc)
+    if outcome.accepted:
+        cert.holds, cert.reason, cert.document, cert.checker = res.holds, "", doc, outcome.to_json()
+        cert.notes.append(f"the balls could not decide ({bres.notes[-1] if bres.notes else 'they overlap'}); the "
+                          f"certificate checker decided the float64 verdict exactly")
+    else:
+        cert.reason += f"; the certificate checker does not accept the float64 verdict either: {outcome.reason}"
 
 
 def _check_certificate(cert: Certificate, claim, bres, X, y, kernel, evidence: dict,

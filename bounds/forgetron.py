@@ -14,6 +14,13 @@ Two kinds of check live here.
   a pass covers every admissible g, not a lucky one. The reported lhs/rhs are those of the check and round with the
   smallest slack, named in ``terms``; each check has its own explicit tolerance.
 
+Certified (ball arithmetic, the certificate's run): the per-round checks use the worst comparator alone (g = 0 for
+PER-L1, whose slack does not depend on g), which is what the certificate checker's statements state
+(checker/claims/forgetron.py), so the reported row, "instances checked" and "worst round" are the checker's; an
+identity (eq. 4) is proposed as holding when its balls agree and the checker decides it exactly. No tolerance, no
+float of a ball: U, 1/√(B+1), eq. 40 and its crossing are balls, and ties that hold by construction (‖f''_t‖ = U
+when φ_t = U/‖f'_t‖; Φ_t = c on J2; σ = c^(B+1)) are passed as one number on both sides.
+
 The pure inequalities (Lemmas 1-5 on arbitrary expansions) are exposed as functions (``lemma1``, ``lemma2``,
 ``shrink_gap``, ``lemma3_rhs`` ...) so tests can also check them on random vectors and expansions.
 
@@ -41,6 +48,7 @@ from learners.forgetron import Psi, ShrinkRemovePerceptron, forgetron_phi_cap, f
 from learners import params as P
 
 from .base import Claim, Context, PreconditionError, tolerance
+from .certificate import dual_rounds
 from .oracle import HingeOracle, against_comparators
 from .registry import claim
 from .screen import worst_rows
@@ -140,8 +148,8 @@ def eq40_rhs(B: Any) -> Any:
     return t1 + t2 + t3
 
 
-@functools.lru_cache(maxsize=4)
-def eq40_smallest_B(limit: int = 10_000) -> dict:
+@functools.lru_cache(maxsize=4)  # tuning: a cache size, no value depends on it
+def eq40_smallest_B(limit: int = 10_000) -> dict:  # tuning: the search's upper end (h(10_000) < 15/32 by far)
     """The exact smallest integer B ≥ 1 with eq. 40's right side ≤ 15/32, certified with interval arithmetic.
 
     Every term of eq. 40 decreases in B (their derivatives −1/(B+1)², −(B+1)^(−3/2), −1/(4(B+1) log(B+1)^(3/2)) are
@@ -156,7 +164,7 @@ def eq40_smallest_B(limit: int = 10_000) -> dict:
         b = iv.mpf(B) + 1
         return 1 / b + 2 / iv.sqrt(b) + 1 / (2 * iv.sqrt(iv.log(b)))
 
-    with mpmath.workdps(50):
+    with mpmath.workdps(50):  # tuning: interval precision (the margins at B = 82, 83 are ~1e-3)
         lo, hi = 1, limit
         if not h_iv(hi).b <= target:
             raise ValueError(f"eq. 40 does not reach 15/32 below B = {limit}")
@@ -174,7 +182,7 @@ def eq40_smallest_B(limit: int = 10_000) -> dict:
                 eq40_rhs(mpmath.mpf(hi - 1)), "real_crossing": root, "monotone": eq40_monotone()}
 
 
-@functools.lru_cache(maxsize=1)
+@functools.lru_cache(maxsize=1)  # tuning: a cache size
 def eq40_monotone() -> bool:
     """True when sympy proves every term of eq. 40 strictly decreasing in B > 0."""
     import sympy as sp
@@ -208,12 +216,13 @@ class Checks:
         if nm.is_ball():
             self.identities.append((name, t, a, b))
 
-    def result(self, ctx: Context, terms: dict | None = None, vacuous: str = ""):
+    def result(self, ctx: Context, terms: dict | None = None, vacuous: str = "", comparator: dict | None = None):
         terms = dict(terms or {})
         terms["instances checked"] = len(self.rows)
         if not self.rows:
-            return ctx.result(0.0, 0.0, terms, tol=0.0, notes=[vacuous or "no instance of the inequality occurred"])
-        unproven = None
+            return ctx.result(0.0, 0.0, terms, tol=0.0, notes=[vacuous or "no instance of the inequality occurred"],
+                              comparator=comparator)
+        notes = []
         if nm.is_ball():  # a row violated for certain if there is one, else the row closest to failing
             broken = [r for r in self.rows if nm.upper(r[0]) < 0]
             if broken:
@@ -221,22 +230,15 @@ class Checks:
             else:
                 ident = {n + s for n, *_ in self.identities for s in (" (≤)", " (≥)")}
                 worst = min([r for r in self.rows if r[1] not in ident] or self.rows, key=lambda r: nm.lower(r[0]))
-                unproven = self._identities_unproven()
+                if self.identities:  # balls refute a false identity but cannot prove a true one: the checker does
+                    notes.append(f"{len(self.identities)} instance(s) of the identity "
+                                 f"{', '.join(sorted({n for n, *_ in self.identities}))} agree within the balls; the "
+                                 f"certificate checker decides them exactly")
         else:
             worst = min(self.rows, key=lambda r: r[0])
         _, name, t, lhs, rhs, tol, comp = worst
         terms.update({"worst check": name, "worst round": t, **({"worst comparator": comp} if comp else {})})
-        return ctx.result(lhs, rhs, terms, tol=tol, uncertified=unproven)
-
-    def _identities_unproven(self) -> str | None:
-        """Why a ball-arithmetic run cannot certify "holds" when the checks include identities: both sides agree
-        to within their radii (none is refuted), but balls cannot prove a difference exactly zero."""
-        if not self.identities:
-            return None
-        names = sorted({n for n, *_ in self.identities})
-        width = max(float(nm.upper(abs(a - b))) for _, _, a, b in self.identities)
-        return (f"{len(self.identities)} instance(s) of the identity {', '.join(names)} agree within {width:.3g} "
-                f"in ball arithmetic, which refutes a false identity but cannot prove a true one")
+        return ctx.result(lhs, rhs, terms, tol=tol, notes=notes, comparator=comparator)
 
 
 def _zero(ctx: Context) -> KernelExpansion:
@@ -249,7 +251,7 @@ def fixed_comparators(ctx: Context, U: float = math.inf, weights: tuple = (2.0, 
     weights[0]·L_T(g) + weights[1]·‖g‖² over ‖g‖ ≤ U together with g = 0."""
     comp = ctx.comparator
     if isinstance(comp, KernelExpansion):
-        if comp.norm > U * (1 + 1e-12):
+        if (not comp.norm <= U) if nm.is_ball() else comp.norm > U * (1 + 1e-12):  # ball arithmetic: exactly
             raise PreconditionError(ctx.claim.id, "||g|| <= U", f"the given comparator has ‖g‖ = {comp.norm:.6g} "
                                                                 f"> U = {U:.6g}")
         return [("given", comp)]
@@ -269,12 +271,16 @@ def observe(ctx: Context, callback: Callable[[str, int, KernelExpansion, dict], 
     """Run ctx's learner on ctx's sequence calling ``callback(stage, t, f, info)`` at every stage of every update.
 
     For the family of learners.forgetron the learner's ``observer`` hook is used; for the plain Perceptron the
-    stages "f" and "f'" (= f_{t+1}) are produced by playing it round by round. Returns the trace (or None).
+    stages "f" and "f'" (= f_{t+1}) are produced by playing it round by round. Returns the trace (or None), which
+    becomes ctx's: a certificate carries the run's decisions, which the checker replays (for the Perceptron, played
+    by hand here, ctx.trace runs it once more in ball arithmetic).
     """
     lrn = ctx.make_learner()
     if isinstance(lrn, ShrinkRemovePerceptron):
         lrn.observer = callback
-        return lrn.run(ctx.X, ctx.y)
+        tr = lrn.run(ctx.X, ctx.y)
+        ctx.__dict__.setdefault("trace", tr)
+        return tr
     if ctx.learner != "perceptron":  # only the Perceptron's f_{t+1} is its f'_t: any other learner (one written
         lrn.observer  # outside boundlab, learners.protocol) must expose its stages; reading it raises MissingTerm
     lrn.reset()
@@ -289,7 +295,7 @@ def observe(ctx: Context, callback: Callable[[str, int, KernelExpansion, dict], 
             callback("f'", t, lrn.f, info)
         else:
             lrn.learn(x, y)
-    return None
+    return ctx.trace if nm.is_ball() else None
 
 
 def subsequence(ctx: Context, mask: np.ndarray) -> SimpleNamespace:
@@ -336,7 +342,9 @@ class PerceptronLemma1(Claim):
                 "forgetron-greedy")
 
     def evaluate(self, ctx):
-        comps = fixed_comparators(ctx)
+        # certified (ball arithmetic): g = 0 alone, which covers every g (both sides of eqs. 4 and 5 move by the same
+        # 2y g(x) with g: checker.claims.forgetron.per_l1), so the checker's rows are these
+        comps = [("zero", _zero(ctx))] if nm.is_ball() else fixed_comparators(ctx)
         checks, before = Checks(), {}
 
         def cb(stage, t, f, info):
@@ -391,39 +399,51 @@ class ForgetronLemma2(Claim):
     learners = ("remove-oldest", "forgetron-basic", "forgetron-self-tuned", "forgetron-greedy")
 
     def evaluate(self, ctx):
-        comps = fixed_comparators(ctx)
+        # certified (ball arithmetic): the comparator worst over all of H alone (y_r g(x_r) = 1, or g = 0 when
+        # κ(x_r, x_r) = 0: the class docstring), as the checker states it; the float run adds the fixed comparators
+        # and the learner's logged Ψ_t (which the checker recomputes from the run instead)
+        ball = nm.is_ball()
+        comps = [] if ball else fixed_comparators(ctx)
         checks, alpha, bad = Checks(), {}, []
 
         def own(x, y, kxx):
-            return KernelExpansion.from_points(ctx.kernel, x[None, :], np.array([y / kxx])) if kxx > 0 else None
+            if not kxx > 0:
+                return ("zero", _zero(ctx)) if ball else None
+            if ball:  # y κ(x, ·) scaled by the ball 1/κ(x, x)
+                g = KernelExpansion.from_points(ctx.kernel, np.asarray(x, float)[None, :], np.array([float(y)]))
+                g.scale(1 / kxx)
+                return ("y_r k(x_r,.)/k", g)
+            return ("y_r k(x_r,.)/k", KernelExpansion.from_points(ctx.kernel, x[None, :], np.array([y / kxx])))
 
         def cb(stage, t, f, info):
             x, y = info["x"], info["y"]
             if stage == "f":
-                gs = comps + [("y_r k(x_r,.)/k", own(x, y, float(info["kxx"])))]
-                alpha[t] = [(n, g, _sq(f, g)) for n, g in gs if g is not None]
+                gs = comps + [own(x, y, info["kxx"] if ball else float(info["kxx"]))]
+                alpha[t] = [(n, g, _sq(f, g)) for n, g in (c for c in gs if c is not None)]
             elif stage == "f'":
                 alpha[t] = [(n, g, d0 - _sq(f, g)) for n, g, d0 in alpha[t]]
             elif stage == "f_next":
-                lam, r = float(info["sigma"]), info["r"]
+                lam, r = (info["sigma"] if ball else float(info["sigma"])), info["r"]
                 if not 0 < lam <= 1:
                     bad.append((t, lam))
                     return
                 xr, yr = info["x_r"], info["y_r"]
+                fpp = _with(f, xr, lam * yr)  # f''_t = f_{t+1} + λ y_r κ(x_r, ·)
                 for name, g, a in alpha.pop(r):
-                    # γ_t = ‖f''_t − g‖² − ‖f_{t+1} − g‖²; f''_t = f_{t+1} + λ y_r κ(x_r, ·)
-                    fpp = _with(f, xr, lam * yr)
+                    # γ_t = ‖f''_t − g‖² − ‖f_{t+1} − g‖²
                     gamma = _sq(fpp, g) - _sq(f, g)
-                    loss = max(0.0, 1 - yr * _value(g, xr))
-                    rhs = 1 - 2 * loss - float(Psi(lam, yr * _value(fpp, xr)))
+                    loss = nm.pos_part(1 - yr * _value(g, xr))
+                    rhs = 1 - 2 * loss - Psi(lam, yr * _value(fpp, xr))
                     checks.add("Lemma 2", t, -(a + gamma), -rhs, a, gamma, g.norm_sq, fpp.norm_sq, comparator=name)
-                checks.equal("Psi_t logged = Psi(lambda, y_r f''(x_r))", t, float(info["Psi"]),
-                             float(Psi(lam, yr * _value(_with(f, xr, lam * yr), xr))), 1.0)
+                if not ball:
+                    checks.equal("Psi_t logged = Psi(lambda, y_r f''(x_r))", t, float(info["Psi"]),
+                                 float(Psi(lam, yr * _value(fpp, xr))), 1.0)
 
         observe(ctx, cb)
         if bad:
-            raise PreconditionError(self.id, "lambda in (0,1]", f"σ_(r_t,t+1) = {bad[0][1]:.6g} on round {bad[0][0]}")
-        res = checks.result(ctx, {"comparators": [n for n, _ in comps] + ["y_r k(x_r,.)/k(x_r,x_r)"]},
+            raise PreconditionError(self.id, "lambda in (0,1]", f"σ_(r_t,t+1) = {nm.mid(bad[0][1]):.6g} on round "
+                                                               f"{bad[0][0]}")
+        res = checks.result(ctx, {"comparators": [n for n, _ in comps] + ["y_r k(x_r,.)/k"]},
                             "no removal occurred (the budget was never exceeded)")
         return res
 
@@ -451,7 +471,9 @@ class _ShrinkLemma(Claim):
 
     def evaluate(self, ctx):
         U = radius(ctx)
-        comps = fixed_comparators(ctx, U, (4.0, 2.0) if nm.isfinite(U) else (2.0, 1.0))
+        # certified (ball arithmetic): the comparator worst on each round alone, which covers every admissible g
+        # (it minimises the slack: worst_shrink_radius), as the checker states it (checker.claims.forgetron)
+        comps = [] if nm.is_ball() else fixed_comparators(ctx, U, (4.0, 2.0) if nm.isfinite(U) else (2.0, 1.0))
         checks, fprime = Checks(), {}
 
         def cb(stage, t, f, info):
@@ -465,8 +487,9 @@ class _ShrinkLemma(Claim):
                 s = worst_shrink_radius(self.lemma, F, phi, U)
                 worst = fp.copy()
                 worst.scale(s / F if F > 0 else 0.0)
+                unshrunk = nm.is_ball() and phi == 1  # f''_t is f'_t: β_t = 0 exactly (two balls could not say so)
                 for name, g in comps + [("worst on the ray of f'_t", worst)]:
-                    beta = _sq(fp, g) - _sq(f, g)
+                    beta = nm.scalar(0) if unshrunk else _sq(fp, g) - _sq(f, g)
                     G = g.norm
                     checks.add(f"Lemma {self.lemma[1]}", t, self.bound(F, G, phi, U), beta, fp.norm_sq, G * G,
                                comparator=name)
@@ -533,7 +556,7 @@ class ShrinkingCorollary2(Claim):
         tr = ctx.trace
         J = mistakes(tr)
         M = int(np.count_nonzero(J))
-        S = float(-np.log(col(tr, "Phi", J)).sum())
+        S = -nm.log(col(tr, "Phi", J)).sum()  # a ball in ball arithmetic (was float(): no ball path)
         rhs, lower, comp = against_comparators(ctx, M, lambda L, s: s * s * (1 + S) + 2 * L, U=U,
                                                quadratic=(2.0, 1.0 + S))
         return ctx.result(M, rhs, {"M": M, "U": U, "sum log(1/Phi)": S, "||g||^2": comp["norm"] ** 2,
@@ -568,8 +591,11 @@ class ForgetronLemma6(Claim):
         psi = col(tr, "Psi", J).sum()
         if M == 0:
             return ctx.result(0, 0, {"M": 0}, notes=["no mistake: both sides are 0 at g = 0 and the lemma is trivial"])
-        rhs, lower, comp = against_comparators(subsequence(ctx, J), M - psi, lambda L, s: s * s * (1 + S) + 2 * L,
-                                               U=U, quadratic=(2.0, 1.0 + S))
+        sub = subsequence(ctx, J)
+        with dual_rounds(J):  # the oracle's multipliers are for the rounds of J: the certificate writes 0 elsewhere
+            rhs, lower, comp = against_comparators(sub, M - psi, lambda L, s: s * s * (1 + S) + 2 * L,
+                                                   U=U, quadratic=(2.0, 1.0 + S))
+        ctx.comparator_f = getattr(sub, "comparator_f", None)  # the explicit comparator (the certificate's)
         return ctx.result(M - psi, rhs, {"M": M, "sum Psi": psi, "sum log(1/Phi)": S, "||g||^2": comp["norm"] ** 2,
                                          "sum_J l*": comp["loss"], "comparator radius": U},
                           rhs_lower=lower, comparator=comp)
@@ -603,14 +629,18 @@ class ForgetronLemma7(Claim):
         cap = forgetron_phi_cap(B)
         checks = Checks()
         S = -nm.log(Phi).sum() if M else nm.scalar(0)
-        if nm.is_ball() and not isinstance(ctx.comparator, KernelExpansion):
-            self._certified_rows(checks, lrn, J, Phi, col(tr, "norm_prime", J), cap, M)
+        given = isinstance(ctx.comparator, KernelExpansion)
+        if nm.is_ball():
+            self._certified_rows(checks, lrn, J, Phi, col(tr, "norm_prime", J), cap, M, G2 * S if given else None)
         else:
             checks.add("Lemma 7", 0, G2 * S, nm.scalar(M) / 32, G2, M)
             for t, p in zip(np.flatnonzero(J) + 1, Phi):
                 checks.add("eq. 37", int(t), cap, p, 1.0)
+        if given:  # the certificate carries the comparator (its verdict is about that g: scope "given")
+            ctx.comparator_f = ctx.comparator
         return checks.result(ctx, {"M": M, "U": U, "||g||^2": G2, "sum log(1/Phi)": S,
-                                   "min Phi": nm.bmin(*Phi) if M else 1.0, "(B+1)^(-1/(2(B+1)))": cap})
+                                   "min Phi": nm.bmin(*Phi) if M else 1.0, "(B+1)^(-1/(2(B+1)))": cap},
+                             comparator={"kind": "given", "norm": nm.sqrt(G2)} if given else None)
 
     def screen_stack(self, st, learner, claim_params):
         """The rows of :meth:`evaluate` at ‖g‖ = U in float64 for every run of a batch (bounds.screen.worst_rows):
@@ -630,15 +660,17 @@ class ForgetronLemma7(Claim):
         return tuple(np.where(st.has("J"), v, np.nan) for v in out)
 
     @staticmethod
-    def _certified_rows(checks: Checks, lrn, J: np.ndarray, Phi: np.ndarray, norm_prime: np.ndarray, cap, M: int):
-        """The rows of :meth:`evaluate` in ball arithmetic at ‖g‖ = U, with the exact algebra of eqs. 24-26.
+    def _certified_rows(checks: Checks, lrn, J: np.ndarray, Phi: np.ndarray, norm_prime: np.ndarray, cap, M: int,
+                        given_lhs=None):
+        """The rows of :meth:`evaluate` in ball arithmetic (eq. 37 on every mistake round, then Lemma 7), with the
+        exact algebra of eqs. 24-26; ``given_lhs``: ‖g‖² Σ log(1/Φ_t) of a given comparator (else ‖g‖ = U).
 
         On a mistake round of the basic Forgetron φ_t is U/‖f'_t‖ (then Φ_t = 1, J1) or the cap c = (B+1)^(−1/(2(B+1)))
         of eq. 25; with U² = (B+1)/(16 ln(B+1)) (eq. 26), U² ln(1/c) = 1/32 exactly. So a J2 round (Φ_t = φ_t = c)
         adds exactly 1/32 to U²Σ ln(1/Φ_t) and a J3 round (Φ_t = c‖f'_t‖/U) adds 1/32 + U² ln(U/‖f'_t‖): the lemma's
         tie, attained when every mistake is in J2, is decided exactly instead of by two balls around the same
-        number. The J-set of each round is the learner's own test (Φ_t = 1 exactly, else ‖f'_t‖ ≤ U), repeated on
-        the same balls."""
+        number, as is eq. 37's on a J2 round (Φ_t is c). The J-set of each round is the learner's own test (Φ_t = 1
+        exactly, else ‖f'_t‖ ≤ U), repeated on the same balls. The checker's rows are these, in this order."""
         U = lrn.U
         n23, tail = 0, nm.scalar(0)
         for t, p, nf in zip(np.flatnonzero(J) + 1, Phi, norm_prime):
@@ -651,7 +683,8 @@ class ForgetronLemma7(Claim):
                 n23 += 1
                 tail = tail + nm.log(U / nf)
                 checks.add("eq. 37", int(t), cap, p, 1.0)
-        checks.add("Lemma 7", 0, nm.scalar(n23) / 32 + U * U * tail, nm.scalar(M) / 32, U * U, M)
+        lhs = given_lhs if given_lhs is not None else nm.scalar(n23) / 32 + U * U * tail
+        checks.add("Lemma 7", 0, lhs, nm.scalar(M) / 32, U * U, M)
 
 
 # ============================================================================ FGT-L8
@@ -673,42 +706,77 @@ class ForgetronLemma8(Claim):
         B = require_budget(ctx)
         if ctx.X is not None:
             diag = ctx.kernel.diag(ctx.X)
-            ctx.require("kappa(x,x) <= 1", bool(np.all(diag <= 1 + 1e-12)),
-                        f"the claim assumes κ(x_t, x_t) ≤ 1 but max_t κ(x_t, x_t) = {float(np.max(diag)):.6g}")
+            if nm.is_ball():  # certified: κ(x_t, x_t) ≤ 1 exactly (no tolerance)
+                ok = all(nm.ball(v) <= 1 for v in diag)
+            else:
+                ok = bool(np.all(diag <= 1 + 1e-12))
+            ctx.require("kappa(x,x) <= 1", ok, f"the claim assumes κ(x_t, x_t) ≤ 1 but max_t κ(x_t, x_t) = "
+                                               f"{max(nm.mid(v) for v in diag):.6g}")
         self._B = B
 
     def evaluate(self, ctx):
         B = self._B
-        h = float(eq40_rhs(mpmath.mpf(B)))
         sym = eq40_smallest_B()
+        ball = nm.is_ball()
+        h = eq40_ball(B) if ball else float(eq40_rhs(mpmath.mpf(B)))
         terms = {"B": B, "h(B) (eq. 40)": h, "15/32": FIFTEEN_32, "smallest B with h(B) <= 15/32":
-                 sym["smallest_B"], "paper's threshold": 83, "real crossing": float(sym["real_crossing"]),
+                 sym["smallest_B"], "paper's threshold": 83,
+                 "real crossing": eq40_crossing_ball(sym["smallest_B"]) if ball else float(sym["real_crossing"]),
                  "h monotone (sympy)": sym["monotone"]}
         checks = Checks()
         checks.add("eq. 40 <= 15/32", 0, h, FIFTEEN_32, 1.0)
         if ctx.X is not None:
-            self._run_checks(ctx, B, checks, terms)
+            self._run_checks(ctx, B, h, checks, terms)
         return checks.result(ctx, terms)
 
-    def _run_checks(self, ctx, B, checks, terms):
+    def _run_checks(self, ctx, B, h, checks, terms):
+        """The proof's steps on the run. In ball arithmetic U, 1/√(B+1) and h(B) are balls, and two ties are exact by
+        construction (the checker's rows are these): ‖f''_t‖ = U when φ_t = U/‖f'_t‖ (Φ_t = 1: for the basic
+        Forgetron J1 is exactly the rounds of eq. 25's second term), and σ_(r_t,t+1) = c^(B+1) = 1/√(B+1) when each of
+        the B + 1 shrinks of x_(r_t) was the cap c of eq. 25."""
         tr = ctx.trace
-        U = float(forgetron_radius(B))
+        ball = nm.is_ball()
+        U = forgetron_radius(B) if ball else float(forgetron_radius(B))
+        inv = 1 / nm.sqrt(nm.scalar(B + 1)) if ball else 1 / math.sqrt(B + 1)
         J = mistakes(tr)
         M = int(np.count_nonzero(J))
-        rem = np.flatnonzero(col(tr, "r") >= 0) if "r" in tr else np.array([], int)
-        sig, mu, psi, npp = (col(tr, k) for k in ("sigma", "mu", "Psi", "norm_pp"))
-        h = float(eq40_rhs(mpmath.mpf(B)))
+        r_col = np.asarray(tr["r"]) if "r" in tr else np.full(tr.T, -1)
+        rem = np.flatnonzero(r_col >= 0)
+        sig, mu, psi, npp, Phi = (col(tr, k) for k in ("sigma", "mu", "Psi", "norm_pp", "Phi"))
+        at_radius = J & np.array([ball and v == 1 for v in Phi], bool)
         for i in rem:
             t = int(i) + 1
-            checks.add("eq. 39 sigma <= 1/sqrt(B+1)", t, sig[i], 1 / math.sqrt(B + 1), 1.0)
+            shrinks = np.flatnonzero(J[int(r_col[i]) - 1: t])  # the mistake rounds r_t..t: x_(r_t)'s shrinks
+            tie = ball and len(shrinks) == B + 1 and not at_radius[int(r_col[i]) - 1: t].any()
+            checks.add("eq. 39 sigma <= 1/sqrt(B+1)", t, inv if tie else sig[i], inv, 1.0)
             checks.add("-y_r f''(x_r) <= U", t, -mu[i], U, U)
             checks.add("Psi_t <= eq. 40", t, psi[i], h, 1.0, U)
         for i in np.flatnonzero(J):
-            checks.add("||f''_t|| <= U", int(i) + 1, npp[i], U, U)
-        total = float(psi[J].sum())
+            checks.add("||f''_t|| <= U", int(i) + 1, U if at_radius[i] else npp[i], U, U)
+        total = psi[J].sum() if ball else float(psi[J].sum())
         checks.add("Lemma 8: sum Psi <= 15M/32", 0, total, FIFTEEN_32 * M, M)
-        terms.update({"M": M, "sum Psi": total, "removals": len(rem), "U": U,
-                      "max sigma_(r_t,t+1)": float(sig[rem].max()) if len(rem) else 0.0})
+        top = (nm.bmax(*sig[rem]) if ball else float(sig[rem].max())) if len(rem) else 0.0
+        terms.update({"M": M, "sum Psi": total, "removals": len(rem), "U": U, "max sigma_(r_t,t+1)": top})
+
+
+def eq40_ball(B: int) -> Any:
+    """Eq. 40's right side at B in the current backend (a ball in ball arithmetic: never a float of an irrational)."""
+    return sum(eq40_terms(nm.scalar(B), nm.sqrt, nm.log))
+
+
+def eq40_crossing_ball(smallest: int, steps: int = 40) -> Any:  # tuning: the enclosure's width (2^-40), not its truth
+    """A ball enclosing the real B with h(B) = 15/32 (h decreases: eq40_smallest_B), by ``steps`` bisections of
+    [smallest − 1, smallest] decided in ball arithmetic (the midpoints are exact binary numbers)."""
+    from flint import arb
+
+    a, b = float(smallest - 1), float(smallest)
+    for _ in range(steps):
+        m = (a + b) / 2
+        if eq40_ball(m) <= FIFTEEN_32:
+            b = m
+        else:
+            a = m
+    return nm.Ball(arb((a + b) / 2, (b - a) / 2))
 
 
 # ============================================================================ FGT-T2

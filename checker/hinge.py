@@ -67,11 +67,9 @@ def comparator(c: Certificate) -> "tuple[list, Real] | None":
 
 def dual_bound(c: Certificate, i: int, c_L: Real, c_s: Real, U: "Real | object") -> Real:
     """A lower bound on min over ‖f‖ ≤ U of c_L·L_T(f) + c_s·‖f‖² from the multipliers of dual record i (module
-    docstring)."""
-    a = c.dual_records[i][1]
-    for t, at in enumerate(a):
-        if not (le(0, at, "a_t >= 0") and le(at, c_L, "a_t <= c_L")):
-            raise Rejected(f"dual multiplier a_{t + 1} = {at} of dual[{i}] lies outside [0, c_L]")
+    docstring), which must lie in the box [0, c_L]."""
+    if not usable(c, i, c_L):
+        raise Rejected(f"a dual multiplier of dual[{i}] lies outside [0, c_L]")
     w, Kw = _gram_pass(c)[i]
     vsq = total(wt * v for wt, v in zip(w, Kw) if wt != 0)
     if c_s != 0:
@@ -84,13 +82,28 @@ def dual_bound(c: Certificate, i: int, c_L: Real, c_s: Real, U: "Real | object")
         inner = fmpq(0)
     else:
         raise Rejected("a dual bound with no norm penalty and U = inf needs v = 0")
-    return total(a) + inner
+    return total(c.dual_records[i][1]) + inner
 
 
-def best_dual(c: Certificate, c_L: Real, c_s: Real, U: "Real | object") -> "Real | None":
-    """The best :func:`dual_bound` over the records at radius U, or None when there are none."""
-    bounds = [dual_bound(c, i, c_L, c_s, U) for i in c.duals(U)]
+def usable(c: Certificate, i: int, c_L: Real, rounds: "set | None" = None) -> bool:
+    """Dual record i lies in the box [0, c_L]^T (decided exactly) and vanishes off ``rounds`` (when given: a loss
+    summed over those rounds only)."""
+    a = c.dual_records[i][1]
+    return all(le(0, at, "a_t >= 0") and le(at, c_L, "a_t <= c_L") for at in a) and \
+        (rounds is None or all(at == 0 for t, at in enumerate(a) if t not in rounds))
+
+
+def best_dual(c: Certificate, c_L: Real, c_s: Real, U: "Real | object", rounds: "set | None" = None,
+              any_radius: bool = False) -> "Real | None":
+    """The best :func:`dual_bound` over the usable records (:func:`usable`) recorded at radius U — or at any radius
+    with ``any_radius``: weak duality holds for every point of the box whatever problem it was solved for, so a
+    vector found for one radius bounds the problem at another (an irrational U, recorded at its upper end) — or None
+    when no record is usable."""
+    ids = range(len(c.dual_records)) if any_radius else c.duals(U)
+    bounds = [dual_bound(c, i, c_L, c_s, U) for i in ids if usable(c, i, c_L, rounds)]
     return maximum(*bounds) if bounds else None
+
+
 def lower_over_radii(c: Certificate, rhs: Callable[[Real, Real], Real], U: "Real | object",
                      increasing: bool = True) -> "Real | None":
     """A lower bound on rhs(L_T(f), ‖f‖) over ‖f‖ ≤ U from the min-loss dual bounds recorded at each radius

@@ -144,12 +144,14 @@ def sign(x: Real, what: str = "") -> int:
 
 
 def le(a: Real, b: Real, what: str = "") -> bool:
-    """a ≤ b, decided exactly or raising Undecided."""
-    return sign(b - a, what) >= 0
+    """a ≤ b, decided exactly or raising Undecided. A number is ≤ itself: a statement that knows two sides to be
+    the same number by construction (an exact tie of an irrational quantity, which two balls could never decide)
+    passes that very object as both."""
+    return a is b or sign(b - a, what) >= 0
 
 
 def lt(a: Real, b: Real, what: str = "") -> bool:
-    return sign(b - a, what) > 0
+    return a is not b and sign(b - a, what) > 0
 
 
 def interval(x: Real) -> tuple[fmpq, fmpq]:

@@ -113,8 +113,9 @@ def _decide(c: Certificate, s: Sides) -> None:
     over_all = s.forall and c.scope == "all"
     bound = s.rhs_lower if over_all else s.rhs
     if bound is None:
-        raise Rejected("a 'holds' certificate of a claim over comparators needs dual multipliers (field 'dual')"
-                       if over_all else "the statement has no right side on this certificate")
+        raise Rejected("a 'holds' certificate of a claim over comparators needs dual multipliers (field 'dual') in "
+                       "the dual box and vanishing off the rounds of the loss" if over_all
+                       else "the statement has no right side on this certificate")
     if not le(s.lhs, bound, "lhs <= rhs"):
         which = "the lower bound of the right side over every comparator" if over_all else "rhs"
         raise Rejected(f"not shown to hold: lhs = {show(s.lhs)} > {which} = {show(bound)}")

@@ -110,13 +110,16 @@ class Linear(Kernel):
         return nm.matmul(nm.asarray(A), nm.asarray(B).T)
 
     def row(self, x, X):
-        return X @ x
+        # nm.asarray: in ball arithmetic the float64 operands become exact balls (a float64 product would be rounded
+        # and then passed off as exact); in float64 it is a no-op on float arrays
+        return nm.asarray(X) @ nm.asarray(x)
 
     def diag(self, X):
         X = nm.asarray(X)
         return nm.rowdot(X, X)
 
     def kxx(self, x):
+        x = nm.asarray(x)
         return x @ x
 
     def spec(self):
@@ -209,6 +212,7 @@ class Polynomial(_UnitDiagonal):
         return self._power((self.c + A @ B.T) / na[:, None] / nb[None, :])
 
     def row(self, x, X):
+        x, X = nm.asarray(x), nm.asarray(X)  # exact balls in ball arithmetic (see Linear.row)
         nx = nm.sqrt(self.c + x @ x)
         nX = nm.sqrt(self.c + nm.rowdot(X, X))
         return self._power((self.c + X @ x) / nx / nX)

@@ -135,7 +135,7 @@ def _ulp(q: str) -> str:
     (lambda d: d["y"].__setitem__(2, -d["y"][2]), "round"),
     (lambda d: d["X"][1].__setitem__(0, _ulp(d["X"][1][0])), ""),
     (lambda d: d["run"]["kind"].__setitem__(1, "none"), "round 2"),
-    (lambda d: d["dual"][0]["a"].__setitem__(0, "3"), "outside"),
+    (lambda d: [r["a"].__setitem__(0, "3") for r in d["dual"]], "needs dual multipliers"),
     (lambda d: d["comparator"]["beta"].__setitem__(0, _ulp(d["comparator"]["beta"][0])), "does not contain"),
     (lambda d: d["claimed"]["terms"].__setitem__("M", [0, 0]), "term M"),
     (lambda d: d.__setitem__("verdict", "VIOLATED"), "not violated"),

@@ -804,14 +804,15 @@ def test_fgt_l7_certified_rows_by_hand():
 @pytest.mark.claim("PER-L1")
 def test_per_l1_identity_is_never_certified_in_balls():
     """PER-L1's eq. 4 is an identity: in ball arithmetic its two sides agree within their radii (no row is broken
-    for certain), which proves nothing, so the certificate is inconclusive and names the identity; the row it
-    reports is the closest non-identity row."""
+    for certain), which proves nothing by itself; the ball run proposes "holds", names the identity, and reports
+    the closest non-identity row (eq. 5 at g = 0: lhs −1). The certificate checker then decides eq. 4 exactly: the
+    linear kernel on float64 data is rational, so the verdict is certified (issue 24; before the checker this
+    verdict stayed inconclusive). With an irrational kernel the checker cannot decide it either (test_certify)."""
     X, y = tiny_sequence(8, seed=1, noise=0.3)
     r = check("PER-L1", X, y, kernel="linear", certify=True)
     c = r.certificate
-    assert r.holds is True and c.holds is None
-    assert "instance(s) of the identity eq. 4 agree within" in c.reason
-    assert c.lhs[1] <= c.rhs[0]  # the reported row is PER-L1's inequality (eq. 5), which holds for certain
+    assert r.holds is True and c.holds is True and c.checker["accepted"], c.reason
+    assert c.lhs == [-1.0, -1.0] and c.lhs[1] <= c.rhs[0]  # the reported row is eq. 5 at g = 0, which holds
 
 
 @pytest.mark.claim("FGT-L3")

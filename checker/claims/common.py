@@ -25,20 +25,23 @@ def at_comparator(c: Certificate) -> "tuple[Real, Real] | None":
 
 
 def forall_quadratic(c: Certificate, lhs: Real, c_L: Real, c_s: Real, U, const: Real = 0,
-                     names: tuple = ("L", "s")) -> Sides:
-    """Sides of "lhs ≤ c_L·L_T(f) + c_s·‖f‖² + const for every f ∈ H_U": the right side at the explicit comparator
-    and its weak-duality lower bound; ``names`` name the loss and norm terms (the norm term is ‖f‖ unless its name
-    ends with "^2")."""
-    at = at_comparator(c)
-    low = best_dual(c, c_L, c_s, U)
-    terms = {}
-    rhs = None
-    if at is not None:
-        L, s = at
-        rhs = c_L * L + c_s * s * s + const
-        terms = {names[0]: L, names[1]: s * s if names[1].endswith("^2") else s}
+                     names: tuple = ("L", "s"), rounds: "list | None" = None, symbol: str = "f") -> Sides:
+    """Sides of "lhs ≤ c_L·Σ_{t∈R} ℓ_t(f) + c_s·‖f‖² + const for every f ∈ H_U" (R: ``rounds``, default every round):
+    the right side at the explicit comparator (‖f‖ ≤ U required, decided on squares) and its weak-duality lower bound
+    from every usable recorded vector (at any radius: checker.hinge.best_dual; a vector must vanish off R, so that it
+    bounds the loss over R). ``names`` name the loss and norm terms (the norm term is ‖f‖ unless its name ends with
+    "^2"); ``symbol`` is the paper's name of the comparator (f, or g in paper 001)."""
+    R = None if rounds is None else set(rounds)
+    comp = comparator(c)
+    terms, rhs = {}, None
+    if comp is not None:
+        values, nsq = comp
+        L = total(ell for t, ell in enumerate(losses(values, c.y)) if R is None or t in R)
+        rhs = c_L * L + c_s * nsq + const
+        terms = {names[0]: L, names[1]: nsq if names[1].endswith("^2") else sqrt(nsq)}
         if U is not INF:
-            c.require(le(s, U, "‖f‖ <= U"), "‖f‖ ≤ U for the explicit comparator")
+            c.require(le(nsq, U * U, "‖f‖² <= U²"), f"‖{symbol}‖ ≤ U for the explicit comparator")
+    low = best_dual(c, c_L, c_s, U, R, any_radius=True)
     return Sides(lhs, rhs, None if low is None else low + const, forall=True, terms=terms)
 
 

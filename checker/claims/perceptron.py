@@ -13,7 +13,7 @@ def per_t1(c: Certificate) -> Sides:
     """κ(x_t, x_t) ≤ 1 ⇒ M ≤ ‖g‖² + 2 Σ_t ℓ*_t for every g ∈ H (M = |{t : y_t f_t(x_t) ≤ 0}|)."""
     unit_kernel(c)
     M = replay(c, "perceptron").M
-    s = forall_quadratic(c, M, 2, 1, INF, names=("sum l*", "||g||^2"))
+    s = forall_quadratic(c, M, 2, 1, INF, names=("sum l*", "||g||^2"), symbol="g")
     s.terms["M"] = M
     return s
 
