@@ -24,13 +24,13 @@ Recorded columns checked with ``expect``: ``kind`` ("none", "update", "update+re
 
 **Run.terms** (the names every rule of the family provides, forgetron-self-tuned and forgetron-greedy included, so
 that the statements of PER-L1, FGT-L2 to FGT-L6 read any of them; per-round lists have T entries, None on the rounds
-where the quantity is not defined, i.e. off J, or off the removal rounds for the last four):
+where the quantity is not defined, i.e. off J, or off the removal rounds for the last three):
 
 =================  ===========================================================================================
 ``U``              the radius that Φ_t of eq. 24 refers to (numbers.INF when the learner has none)
 ``B``              the budget (None without one)
 ``f``              f_t on mistake rounds, as a dict {i: α_i}: 0-based round index i ∈ I_t → α_i = y_i σ_{i,t}
-``norm_prime2``  ‖f'_t‖²
+``norm_prime2``   ‖f'_t‖²
 ``phi``            φ_t
 ``at_radius``      True when φ_t = U/‖f'_t‖ was chosen (eq. 25's second term): then φ_t ‖f'_t‖ = U exactly
 ``Jset``           1, 2 or 3: the set J_1, J_2, J_3 of eq. 21 the round belongs to (2 when U = ∞)
@@ -42,9 +42,9 @@ where the quantity is not defined, i.e. off J, or off the removal rounds for the
 =================  ===========================================================================================
 
 f'_t, f''_t and f_{t+1} follow from ``f``, ``phi`` and ``removed``: :func:`stages`. What the statements read
-(checker/claims/forgetron.py): every learner PER-L1 (``f``, ``phi``, ``removed``), FGT-L2 (those and ``sigma``),
-FGT-L3/L4/L5 (those, ``Jset`` and ``U``), FGT-L6 (those and ``Phi``); the basic Forgetron's statements (FGT-L7,
-FGT-L8) also ``at_radius`` and ``norm_prime2``. A rule of the family provides at least those names.
+(checker/claims/forgetron.py), for any learner of the family: PER-L1 ``f``, ``phi``, ``removed``; FGT-L2 those and
+``sigma``; FGT-L3/L4/L5 those, ``Jset`` and ``U``; FGT-L6 ``Phi``, ``Psi`` and (parameter within_U) ``U``; the basic
+Forgetron's FGT-L7 and FGT-L8 also ``at_radius`` and ``norm_prime2``. A missing name is a one-line rejection.
 """
 from __future__ import annotations
 
