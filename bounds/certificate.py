@@ -112,10 +112,14 @@ def record_dual(U: Any, a: np.ndarray) -> None:
     ev = _EVIDENCE.get()
     if ev is None:
         return
+    if isinstance(U, nm.Ball) and not U.a.is_exact() and U.a.is_finite():
+        # an irrational radius (a ball): recorded at the ball's exact upper end. Weak duality holds for any point of
+        # the box at any radius, so a statement evaluates the vector at its own exact radius (checker.hinge)
+        U = Fraction(_arb_fraction(U.a.upper()))
     try:
         rec = {"U": exact(U), "a": [exact(v) for v in np.asarray(a, float)]}
     except NotExact:
-        return  # a radius with no exact form (a ball): the checker recomputes the bound at its own radius
+        return
     if rec not in ev["dual"]:
         ev["dual"].append(rec)
 

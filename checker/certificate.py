@@ -20,7 +20,8 @@ The document (written by boundlab's calculators, or by anyone: nothing in it is 
 ``dual``          weak-duality multipliers: a list of ``{"U": q or "inf", "a": [q, one per round]}``
 ``evidence``      anything else a claim's statement reads (an object; each statement documents its keys)
 ``claimed``       the producer's enclosures ``[lo, hi]`` (exact) of ``lhs``, ``rhs``, ``rhs_lower`` and of named
-                  ``terms``; the checker's own values must lie in them
+                  ``terms``; the checker's own values must lie in them (``["inf", "inf"]``: exactly +∞, the
+                  right side of a per-round claim that no round constrains)
 ================  ==============================================================================================
 
 where ``q`` is an exact rational: an int, or a string ``"p"``, ``"p/q"``, ``"inf"``.
@@ -188,6 +189,8 @@ class Certificate:
         if v is None:
             return None
         lo, hi = exact_list(v, f"claimed.{name}")
+        if lo is INF and hi is INF:
+            return INF, INF  # +∞ exactly: the empty minimum of a vacuous per-round claim
         if lo is INF or hi is INF or lo > hi:
             raise Rejected(f"claimed.{name} is not an interval [lo, hi]")
         return lo, hi
