@@ -110,6 +110,9 @@ def feasible_bracket(sigma: float, mu: float, Q: float, M: int, grid: int = GRID
     Uncertain), so φ* ∈ [lo, hi] is certified: g(0) = Q − 15/32 M < 0 and g is a quadratic, so once g(1) > 0 it has
     exactly one sign change on (0, 1).
     """
+    if nm.is_ball():  # every operand a ball: σ_{r_t,t} is logged as the float 1.0 before the first shrink, and
+        sigma, mu, Q = nm.ball(sigma), nm.ball(mu), nm.ball(Q)  # (σp)² of two floats would be rounded in float64
+
     def g(p):
         return Psi(sigma * p, p * mu) + Q - FIFTEEN_32 * M
 
@@ -150,9 +153,9 @@ class SelfTunedPhi(Claim):
     the constraint of eq. (42), Ψ(σ_{r_t,t}φ, y_{r_t}φ f'_t(x_{r_t})) + Q_t ≤ 15/32 M_t.
 
     The largest feasible φ is found by a direct grid-and-bisection search on Ψ itself (not on eq. 43's roots), with
-    Q_t rebuilt from the recomputed Ψ_i of earlier rounds and M_t counted from the scores. Kind I: the worst round
-    is reported (lhs = |φ_t − φ*_t|, rhs = 0, with that round's tolerance, which includes the conditioning of the
-    root). In ball arithmetic there is no tolerance: the equality is proven per round (:meth:`_certified`) and
+    Q_t rebuilt from the recomputed Ψ_i of earlier rounds and M_t counted from the scores. Kind I: the first removal
+    round where φ_t ≠ φ*_t is reported, else the first removal round (lhs = |φ_t − φ*_t|, rhs = 0, with that round's
+    tolerance, which includes the conditioning of the root: "≠" is |φ_t − φ*_t| > tolerance). In ball arithmetic there is no tolerance: the equality is proven per round (:meth:`_certified`) and
     lhs = 0 exactly when every round agrees. Rounds without a removal have φ_t = 1 by Fig. 3 and are not
     constrained by eq. (42).
     Reading: for the greedy learner, σ and μ are those of its removed example r_t (eq. 52 then applies eq. 42 as is).
@@ -172,16 +175,17 @@ class SelfTunedPhi(Claim):
         Mt = np.cumsum(mistake_mask(tr))
         if nm.is_ball():
             return self._certified(ctx, tr, rem, Q, Mt)
-        worst, worst_gap = None, -math.inf
+        chosen = None
         for t in rem:
             sig, mu, phi = float(tr["sigma_r"][t]), float(tr["mu_r"][t]), float(tr["phi"][t])
             lo, hi = feasible_bracket(sig, mu, Q[t], int(Mt[t]))
             star = lo
             tol = _phi_tolerance(sig, mu, Q[t], int(Mt[t]), star)
-            gap = abs(phi - star) - tol
-            if gap > worst_gap:
-                worst, worst_gap = (t, phi, star, tol, sig, mu, Q[t], int(Mt[t])), gap
-        t, phi, star, tol, sig, mu, q, m = worst
+            if chosen is None or abs(phi - star) > tol:
+                chosen = (t, phi, star, tol, sig, mu, Q[t], int(Mt[t]))
+                if abs(phi - star) > tol:
+                    break
+        t, phi, star, tol, sig, mu, q, m = chosen
         terms = {"round": int(t) + 1, "phi_t (eq. 43)": phi, "phi* (search of eq. 42)": star,
                  "sigma_{r_t,t}": sig, "y_r f'_t(x_r)": mu, "Q_t": q, "M_t": m, "removal rounds": len(rem)}
         return ctx.result(abs(phi - star), 0.0, terms, tol=tol)
