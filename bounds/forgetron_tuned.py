@@ -28,7 +28,9 @@ from .oracle import against_comparators
 from .registry import claim
 
 EPS = np.finfo(float).eps
-GRID = 1024  # grid cells of the direct search of FGT-PHI (then bisection inside the last feasible cell)
+#: Grid cells of FGT-PHI's direct search. Eq. 42's constraint changes sign once on (0, 1), so any grid finds the
+#: last feasible cell, which the bisection then narrows.
+GRID = 1024  # tuning: speed only (see above)
 
 
 # ------------------------------------------------------------------------------------------------ shared terms
@@ -129,12 +131,13 @@ def feasible_bracket(sigma: float, mu: float, Q: float, M: int, grid: int = GRID
             except nm.Uncertain:  # g(mid) straddles 0: mid is as close to φ* as the balls can tell
                 break
         return lo, hi
+    # tuning: 200 geometric points only refine the grid below 1/GRID (the bisection narrows whichever cell is found)
     xs = np.union1d(np.linspace(0.0, 1.0, grid + 1)[1:], np.geomspace(1e-12, 1.0, 200))
     ok = np.flatnonzero(g(xs) <= 0)
     if len(ok) == 0:
         return 0.0, float(xs[0])
     lo, hi = xs[ok[-1]], xs[ok[-1] + 1]
-    for _ in range(60):
+    for _ in range(60):  # tuning: a cell ≤ 1e-3 halved 60 times is far below the 1e-9 tolerance (≥ 35 would do)
         mid = 0.5 * (lo + hi)
         lo, hi = (mid, hi) if g(mid) <= 0 else (lo, mid)
     return float(lo), float(hi)
@@ -155,9 +158,9 @@ class SelfTunedPhi(Claim):
     The largest feasible φ is found by a direct grid-and-bisection search on Ψ itself (not on eq. 43's roots), with
     Q_t rebuilt from the recomputed Ψ_i of earlier rounds and M_t counted from the scores. Kind I: the first removal
     round where φ_t ≠ φ*_t is reported, else the first removal round (lhs = |φ_t − φ*_t|, rhs = 0, with that round's
-    tolerance, which includes the conditioning of the root: "≠" is |φ_t − φ*_t| > tolerance). In ball arithmetic there is no tolerance: the equality is proven per round (:meth:`_certified`) and
-    lhs = 0 exactly when every round agrees. Rounds without a removal have φ_t = 1 by Fig. 3 and are not
-    constrained by eq. (42).
+    tolerance, which includes the conditioning of the root: "≠" is |φ_t − φ*_t| > tolerance). In ball arithmetic
+    there is no tolerance: the equality is proven per round (:meth:`_certified`) and lhs = 0 exactly when every
+    round agrees. Rounds without a removal have φ_t = 1 by Fig. 3 and are not constrained by eq. (42).
     Reading: for the greedy learner, σ and μ are those of its removed example r_t (eq. 52 then applies eq. 42 as is).
     """
 
