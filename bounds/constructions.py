@@ -112,13 +112,15 @@ class BudgetLowerBound(Claim):
         return res
 
     def certificate_evidence(self, res) -> dict:
-        """``plays``: for every learner played, its name, the sequence (X, y), its run (kind and integer/boolean
-        columns, as the certificate's ``run``) and g_sign = −sign(0), the sign of ḡ = g_sign·Σ_i e_i
-        (checker/claims/constructions.py replays each run with the learner's own transition rule)."""
-        from .certificate import exact, run_json
+        """``plays``: for every learner played, its name, its parameters (exact, as the certificate's ``params``), the
+        sequence (X, y), its run (kind and integer/boolean columns, as the certificate's ``run``) and
+        g_sign = −sign(0), the sign of ḡ = g_sign·Σ_i e_i (checker/claims/constructions.py replays each run with the
+        learner's own transition rule)."""
+        from .certificate import exact, exact_param, run_json
 
-        return {"plays": [{"learner": p["learner"], "X": [[exact(v) for v in row] for row in p["X"]],
-                           "y": [int(v) for v in p["y"]], "run": run_json(p["trace"]), "g_sign": p["g_sign"]}
+        return {"plays": [{"learner": p["learner"], "params": {k: exact_param(v) for k, v in p["params"].items()},
+                           "X": [[exact(v) for v in row] for row in p["X"]], "y": [int(v) for v in p["y"]],
+                           "run": run_json(p["trace"]), "g_sign": p["g_sign"]}
                           for p in getattr(res, "plays", [])]}
 
     @staticmethod
@@ -139,7 +141,8 @@ class BudgetLowerBound(Claim):
         return {"M": p.mistakes, "loss(g)": hinge(np.asarray(g.values(p.X), float), p.y),
                 "||g||^2": float(g.norm_sq), "max |f_t(x_t)|": float(np.max(np.abs(p.score))),
                 "max |I_t|": int(np.max(p.size)),
-                "play": {"X": np.asarray(p.X, float), "y": np.asarray(p.y), "trace": trace, "g_sign": sign}}
+                "play": {"X": np.asarray(p.X, float), "y": np.asarray(p.y), "trace": trace, "g_sign": sign,
+                         "params": dict(lrn.describe_params())}}
 
 
 # ----------------------------------------------------------------------------------------------------- FGT-TAB

@@ -434,7 +434,7 @@ def test_rbp_hypothesis_on_U_is_exact():
 # ------------------------------------------------------------------------------------------------ BUD-LB
 @pytest.mark.claim("BUD-LB")
 @referee_settings(examples=12)
-@given(B=st.integers(1, 3), learner=st.sampled_from(["rbp", *TUNED]), seed=st.integers(0, 50),
+@given(B=st.integers(1, 3), learner=st.sampled_from(["rbp", "cks", *TUNED]), seed=st.integers(0, 50),
        T=st.sampled_from([0, 5]))
 def test_bud_lb_agrees_with_the_referee(B, learner, seed, T):
     """§2 on the certificate's own plays: every x_t is an e_i outside the learner's active set (the recorded removals
@@ -554,8 +554,8 @@ def _cert(cid):
     if cid == "RBP-E":
         X, y = tiny_sequence(10, seed=8, noise=0.4)  # 35 realisations
         r = bounds.check(cid, X, y, kernel="linear", params={"B": 2, "seeds": 2}, certify=True)
-    elif cid == "BUD-LB":
-        r = bounds.check(cid, learner="rbp", params={"B": 2}, certify=True)
+    elif cid.startswith("BUD-LB"):
+        r = bounds.check("BUD-LB", learner=cid.partition("/")[2] or "rbp", params={"B": 2}, certify=True)
     elif cid in ("FGT-T3", "FGT-L9"):
         X, y = tiny_sequence(200, seed=7, noise=0.5)
         r = bounds.check(cid, X, y, kernel="linear", learner="forgetron-self-tuned", params={"B": 83}, certify=True)
@@ -599,6 +599,8 @@ def _draw(d):
     ("BUD-LB", lambda d: d["evidence"]["plays"][0].__setitem__("g_sign", -d["evidence"]["plays"][0]["g_sign"]), ""),
     ("BUD-LB", lambda d: d["evidence"]["plays"][0]["X"][2].__setitem__(0, "1/2"), "e_1"),
     ("BUD-LB", lambda d: d["evidence"]["plays"][0]["y"].__setitem__(1, -d["evidence"]["plays"][0]["y"][1]), ""),
+    ("BUD-LB", lambda d: d["evidence"]["plays"][0]["params"].__setitem__("B", 3), "budget"),
+    ("BUD-LB/cks", lambda d: d["evidence"]["plays"][0]["run"]["r"].__setitem__(3, 3), "largest margin"),
 ])
 def test_a_tampered_certificate_is_rejected_with_a_one_line_reason(cid, tamper, reason):
     if cid not in _CERTS:

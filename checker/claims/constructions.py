@@ -18,9 +18,14 @@ def _play(c: Certificate, k: int, play: dict) -> tuple:
     e_1..e_{B+1}), the run is replayed by the learner's rule, ḡ = s·Σ_{i≤B+1} e_i with the recorded sign s = ±1."""
     if not isinstance(play, dict) or not isinstance(play.get("learner"), str):
         raise Rejected(f"play {k + 1} must be an object naming its learner")
-    sub = Certificate({**c.doc, "learner": play["learner"], "X": play.get("X"), "y": play.get("y"),
-                       "run": play.get("run"), "evidence": {}})
+    params = play.get("params", {})
+    if not isinstance(params, dict):
+        raise Rejected(f"play {k + 1}: params must be an object")
+    sub = Certificate({**c.doc, "learner": play["learner"], "params": {**c.doc.get("params", {}), **params},
+                       "X": play.get("X"), "y": play.get("y"), "run": play.get("run"), "evidence": {}})
     B = int(as_fmpq(c.param("B")).p)
+    if sub.param("B") != B:
+        raise Rejected(f"play {k + 1}: the learner's budget {sub.param('B')} is not the construction's B = {B}")
     for t, x in enumerate(sub.X):
         if len(x) != B + 1 or sorted(x) != [0] * B + [1]:
             raise Rejected(f"play {k + 1}, round {t + 1}: x_t is not one of e_1..e_{{B+1}} in R^(B+1)")
@@ -43,9 +48,9 @@ def bud_lb(c: Certificate) -> Sides:
     the label is the one the learner's prediction at 0 gets wrong), while ḡ = s·Σ_i e_i (s = −sign(0), the learner's
     tie convention) has zero hinge loss and ‖ḡ‖² = B + 1.
 
-    The certificate's evidence ``plays`` records one play per learner (its name, the sequence X, y, its run and s);
-    each run is replayed by that learner's transition rule (checker.runs), so M is recounted from the algorithm,
-    not read. Reported as the calculator: lhs = T + max L_T(ḡ) + max |‖ḡ‖² − (B+1)|, rhs = min M over the plays
+    The certificate's evidence ``plays`` records one play per learner (its name and parameters, the sequence X, y,
+    its run and s); each run is replayed by that learner's transition rule (checker.runs), so M is recounted from
+    the algorithm, not read; a learner without a rule leaves the certificate rejected. Reported as the calculator: lhs = T + max L_T(ḡ) + max |‖ḡ‖² − (B+1)|, rhs = min M over the plays
     (M ≤ T, so lhs ≤ rhs exactly when every learner erred on every one of the T rounds, ḡ had zero loss and
     ‖ḡ‖² = B + 1); terms B, T, min M, max L_T(g), sqrt(B+1), max |‖g‖²−(B+1)|.
     """
