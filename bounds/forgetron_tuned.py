@@ -417,7 +417,7 @@ class RBPExpectation(Claim):
     learners = ("rbp",)
     PARAMS = (
         P.Param("gamma", "float", 2.0, low=1.0, low_open=True, high=1e6, doc="gamma > 1 of eq. (2)",
-                boundary=(2.0, 1.0 + 1e-6)),
+                boundary=(2.0, 1.0 + 1e-6)),  # tuning: the search's boundary points (an invalid γ is refused)
         P.positive("U", None, "comparator radius, ≤ (γ−1)/(γ+1)·√B (none: that maximum)", none_ok=True),
         P.Param("seeds", "int", 30, low=2, high=1000, doc="seeds >= 2 independent runs", search=False),
         P.unit("confidence", 0.95, "confidence level of the interval", low_open=True, high_open=True, search=False),

@@ -165,7 +165,8 @@ def ref_rbp(kernel: str, X, y, B: int):
 
 
 def ref_dual(kernel, X, y, a, c_L, c_s, U):
-    """Weak duality at radius U (mpmath): c_L·L + c_s‖g‖² ≥ Σa + min_{0≤s≤U} (c_s s² − ‖v‖ s), v = Σ a_t y_t κ(x_t, ·)."""
+    """Weak duality at radius U (mpmath): c_L·L + c_s‖g‖² ≥ Σa + min_{0≤s≤U} (c_s s² − ‖v‖ s) for ‖g‖ ≤ U,
+    v = Σ a_t y_t κ(x_t, ·)."""
     assert all(0 <= v <= c_L for v in a)
     vsq = mp(sum(a[s] * a[t] * y[s] * y[t] * kappa(kernel, X[s], X[t]) for s in range(len(a)) for t in range(len(a))))
     v = mpmath.sqrt(vsq)
@@ -307,7 +308,8 @@ def test_fgt_l9_on_a_run_with_shrinks(learner):
     assert r.verdict == "holds" and r.certificate.checker["accepted"]
     assert r.terms["round"] == t + 1 and r.terms["rounds with Phi_t < 1"] == len(cand)
     doc = r.certificate.document
-    assert near(doc["claimed"]["rhs"], rows[t]["Phi"] * rows[t]["sigma_r"]) and near(claimed(r, "Phi_t"), rows[t]["Phi"])
+    assert near(doc["claimed"]["rhs"], rows[t]["Phi"] * rows[t]["sigma_r"])
+    assert near(claimed(r, "Phi_t"), rows[t]["Phi"])
     assert rows[t]["Phi"] * rows[t]["sigma_r"] >= 1 / mpmath.sqrt(84)  # Lemma 9 on the referee's numbers
 
 
@@ -426,6 +428,7 @@ def test_rbp_hypothesis_on_U_is_exact():
 
     X, y = E, np.array([1, 1])
     assert not calc.within_rbp_radius(4 / 3 * (1 + 1e-13), 2.0, 16) and calc.within_rbp_radius(4 / 3, 2.0, 16)
+    assert calc.within_rbp_radius(0.0, 2.0, 16) and not calc.within_rbp_radius(-0.5, 2.0, 16)
     with pytest.raises(PreconditionError, match="U <= "):
         bounds.check("RBP-E", X, y, kernel="linear", params={"B": 16, "seeds": 2, "U": 4 / 3 * (1 + 1e-13)})
     bounds.check("RBP-E", X, y, kernel="linear", params={"B": 16, "seeds": 2, "U": 4 / 3})
@@ -736,3 +739,55 @@ def test_a_learner_off_eq_42_by_far_less_than_the_float_tolerance_is_not_certifi
     r = bounds.check("FGT-PHI", E, np.array([1, 1]), kernel="linear", learner="forgetron-self-tuned",
                      params={"B": 1}, certify=True)
     assert r.float_verdict == "holds" and r.verdict == "inconclusive", r.certificate.summary()
+
+
+# ------------------------------------------------------------------- issue 27: reported numbers recounted
+@pytest.mark.claim("FGT-Q")
+def test_fgt_q_tolerance_and_screen_are_recounted_from_the_trace():
+    """FGT-Q's float64 tolerance is ATOL + RTOL·max(Σ_{i≤t}Ψ_i, 15/32·M_t, Σ_{i≤T}Ψ_i) + 4ε·T·max(max_t Σ_{i≤t}Ψ_i, 1)
+    at the reported round t (which comes before the end here, so the final sum matters), recounted from the trace's
+    logged Ψ_t; the batch screen (bounds.screen) reports the same lhs, rhs and tolerance on the same run."""
+    from bounds.base import ATOL, RTOL
+    from learners import compiled
+    from tests.pinned import tiny_sequence
+
+    X, y = tiny_sequence(30, seed=1, noise=0.3)
+    r = bounds.check("FGT-Q", X, y, kernel="linear", learner="forgetron-greedy", params={"B": 3})
+    tr = learners.make("forgetron-greedy", kernel="linear", B=3).run(X, y)
+    J = tr.y * tr.score <= 0
+    S = np.cumsum(np.where(J, np.nan_to_num(np.asarray(tr["Psi"], float)), 0.0))
+    M = np.cumsum(J)
+    t = r.terms["round"] - 1
+    assert t < len(y) - 1 and S[-1] > S[t]
+    want = ATOL + RTOL * max(S[t], 15 / 32 * M[t], S[-1]) + 4 * np.finfo(float).eps * len(y) * max(S.max(), 1.0)
+    assert r.tolerance == pytest.approx(want, rel=1e-12, abs=0)
+    assert r.lhs == pytest.approx(S[t], rel=1e-12) and r.rhs == 15 / 32 * M[t] and r.terms["M_t"] == M[t]
+    calc_q = bounds.get("FGT-Q")
+    ctx = bounds.base.Context(calc_q, X, y, "linear", "forgetron-greedy", {"B": 3})
+    lrn = ctx.make_learner()
+    (run,) = compiled.run_batch(lrn, [(X, y)])
+    scr = calc_q.screen(run, lrn, ctx.claim_params)
+    assert (scr.lhs, scr.rhs) == pytest.approx((r.lhs, r.rhs), rel=1e-12)
+    assert scr.tol == pytest.approx(r.tolerance, rel=1e-9, abs=0)
+
+
+@pytest.mark.claim("FGT-TAB")
+def test_fgt_tab_counts_are_recounted():
+    """FGT-TAB on two sets of 100 rounds: every row reports reps·T = 200 rounds, and its mistakes and error rate are
+    the learners' own counts on the regenerated sets (the statistical verdict itself stays uncertified)."""
+    from adversaries.synthetic import forgetron_synthetic
+
+    r = bounds.check("FGT-TAB", params={"T": 100, "reps": 2}, learner="forgetron-self-tuned", certify=True)
+    assert r.terms["rounds per row"] == 200 == r.T and r.verdict == "inconclusive"
+    assert "statistical" in r.certificate.reason
+    for noise in (0.05, 0.10):
+        sets = [forgetron_synthetic(np.random.default_rng([0, int(round(noise * 1000)), k]), noise, 100, "std",
+                                    "shuffled") for k in range(2)]
+        per = [learners.make("perceptron", kernel="gaussian:sigma=1").run(X, y) for X, y in sets]
+        row = r.terms["rows"][f"synth ({noise:.0%}) perceptron"]
+        assert row["rounds"] == 200 and row["mistakes"] == sum(tr.M for tr in per)
+        assert row["observed %"] == pytest.approx(100 * row["mistakes"] / 200)
+        for k, label in ((4, " B=p/4"), (1, " B=p")):
+            ms = [learners.make("forgetron-self-tuned", kernel="gaussian:sigma=1",
+                                B=max(1, int(tr.size[-1]) // k)).run(X, y).M for tr, (X, y) in zip(per, sets)]
+            assert r.terms["rows"][f"synth ({noise:.0%}) forgetron-self-tuned{label}"]["mistakes"] == sum(ms)
