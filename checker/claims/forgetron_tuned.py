@@ -244,6 +244,8 @@ def rbp_e(c: Certificate) -> Sides:
     over seeds) is a statistical statement and is rejected here.
     Reported as the calculator: lhs = E[M]; rhs at the explicit comparator; terms E[M], realisations, sum of
     P(omega), gamma, U, L_T(f), constant term."""
+    if c.learner != "rbp":
+        raise Rejected(f"RBP-E is about the learner rbp, not {c.learner!r}")
     if c.param("expectation") != "exact":
         raise Rejected("RBP-E: only expectation = 'exact' (every realisation) is a proof; Monte Carlo is evidence")
     unit_kernel(c)
