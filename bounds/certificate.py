@@ -223,7 +223,9 @@ def build(claim: Any, bres: Any, X: Any, y: Any, kernel: Any, evidence: dict) ->
         "params": params_json(claim, bres.learner, bres.params),
         "X": [] if X is None else [[exact(v) for v in row] for row in np.asarray(X, float)],
         "y": [] if y is None else [int(v) for v in np.asarray(y)],
-        "run": run_json(bres.trace), "comparator": comparator_json(_zero(bres) if bres.comparator_f is None else bres.comparator_f),
+        "run": run_json(bres.trace),
+        # an oracle comparator f = 0 is an expansion with no points (falsy), not "no comparator"
+        "comparator": comparator_json(bres.comparator_f if bres.comparator_f is not None else _zero(bres)),
         "scope": "all" if bres.comparator.get("kind") in (None, "oracle") else "given",
         "dual": list(evidence.get("dual", [])),
         "evidence": claim.certificate_evidence(bres),

@@ -58,6 +58,11 @@ class BudgetLowerBound(Claim):
     needs_sequence = False
     unit_kernel = False
 
+    def check(self, X=None, y=None, kernel=None, learner=None, params=None, comparator=None, certify=None):
+        """As :meth:`Claim.check`, with the kernel the construction uses (linear) when none is given, so that the
+        certificate names it."""
+        return super().check(X, y, "linear" if kernel is None else kernel, learner, params, comparator, certify)
+
     def _check(self, X, y, kernel, learner, params, comparator) -> ClaimResult:
         if kernel is not None and learners.parse_kernel(kernel).name != "linear":
             raise PreconditionError(self.id, "kernel is linear (§2)",
@@ -94,14 +99,29 @@ class BudgetLowerBound(Claim):
         M_min = min(v["M"] for v in per.values())
         loss = max(v["loss(g)"] for v in per.values())
         norm_dev = max(abs(v["||g||^2"] - (B + 1)) for v in per.values())
-        terms = {"B": B, "T": T, "min M": M_min, "max L_T(g)": loss, "sqrt(B+1)": math.sqrt(B + 1),
-                 "max |‖g‖²−(B+1)|": norm_dev, "learners": per}
+        terms = {"B": B, "T": T, "min M": M_min, "max L_T(g)": loss, "sqrt(B+1)": nm.sqrt(nm.scalar(B + 1)),
+                 "max |‖g‖²−(B+1)|": norm_dev, "learners": {n: {k: v for k, v in d.items() if k != "play"}
+                                                             for n, d in per.items()}}
         if excluded:
             terms["excluded"] = excluded
-        comp = {"kind": "construction", "g": "−sign(0)·Σ_{i≤B+1} e_i", "norm": math.sqrt(B + 1), "loss": loss}
+        comp = {"kind": "construction", "g": "−sign(0)·Σ_{i≤B+1} e_i", "norm": nm.sqrt(nm.scalar(B + 1)),
+                "loss": loss}
         res = ctx.result(T + loss + norm_dev, M_min, terms, comparator=comp, tol=COUNT_TOL)
         res.T = T  # the rounds each learner played (the claim builds its own sequences)
+        res.plays = [{"learner": n, **d["play"]} for n, d in per.items()]
         return res
+
+    def certificate_evidence(self, res) -> dict:
+        """``plays``: for every learner played, its name, its parameters (exact, as the certificate's ``params``), the
+        sequence (X, y), its run (kind and integer/boolean columns, as the certificate's ``run``) and
+        g_sign = −sign(0), the sign of ḡ = g_sign·Σ_i e_i (checker/claims/constructions.py replays each run with the
+        learner's own transition rule)."""
+        from .certificate import exact, exact_param, run_json
+
+        return {"plays": [{"learner": p["learner"], "params": {k: exact_param(v) for k, v in p["params"].items()},
+                           "X": [[exact(v) for v in row] for row in p["X"]], "y": [int(v) for v in p["y"]],
+                           "run": run_json(p["trace"]), "g_sign": p["g_sign"]}
+                          for p in getattr(res, "plays", [])]}
 
     @staticmethod
     def play_one(ctx: Context, name: str, B: int, T: int, seed: int) -> dict:
@@ -113,10 +133,16 @@ class BudgetLowerBound(Claim):
             extra.setdefault("T", T)
         lrn = learners.make(name, kernel="linear", B=B, **extra)
         p = play(lrn, T, np.random.default_rng(seed), B)
-        g = KernelExpansion.from_points(Linear(), np.eye(B + 1), np.full(B + 1, -float(lrn.sign(0.0))))
+        sign = -int(lrn.sign(0.0))
+        g = KernelExpansion.from_points(Linear(), np.eye(B + 1), np.full(B + 1, float(sign)))
+        trace = lrn.run(p.X, p.y)  # the same learner replayed on the played sequence: its run for the certificate
+        if int(np.count_nonzero(np.asarray(trace.y) * trace.score <= 0)) != p.mistakes:
+            raise ValueError(f"{name}: the replay of the played sequence does not reproduce the play")
         return {"M": p.mistakes, "loss(g)": hinge(np.asarray(g.values(p.X), float), p.y),
                 "||g||^2": float(g.norm_sq), "max |f_t(x_t)|": float(np.max(np.abs(p.score))),
-                "max |I_t|": int(np.max(p.size))}
+                "max |I_t|": int(np.max(p.size)),
+                "play": {"X": np.asarray(p.X, float), "y": np.asarray(p.y), "trace": trace, "g_sign": sign,
+                         "params": dict(lrn.describe_params())}}
 
 
 # ----------------------------------------------------------------------------------------------------- FGT-TAB

@@ -11,6 +11,7 @@ bookkeeping), so that a wrong Q_t, M_t or Ψ_t inside a learner shows up as a fa
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 from scipy import stats
@@ -18,6 +19,7 @@ from scipy import stats
 from learners import numeric as nm
 from learners.forgetron import Phi, Psi, forgetron_radius
 from learners.forgetron_tuned import FIFTEEN_32
+from learners.realisations import realisations
 from learners import params as P
 
 from .base import Claim, Context, tolerance
@@ -26,7 +28,9 @@ from .oracle import against_comparators
 from .registry import claim
 
 EPS = np.finfo(float).eps
-GRID = 1024  # grid cells of the direct search of FGT-PHI (then bisection inside the last feasible cell)
+#: Grid cells of FGT-PHI's direct search. Eq. 42's constraint changes sign once on (0, 1), so any grid finds the
+#: last feasible cell, which the bisection then narrows.
+GRID = 1024  # tuning: speed only (see above)
 
 
 # ------------------------------------------------------------------------------------------------ shared terms
@@ -67,6 +71,18 @@ def Phi_terms(tr, U: float) -> np.ndarray:
     return out
 
 
+def first_best(rounds, value, larger: bool = False) -> "int | None":
+    """The first round of the minimum (``larger``: maximum) of ``value(t)`` over ``rounds``: a later round replaces
+    the current one only when it is smaller (larger). In ball arithmetic every comparison is decided by the balls
+    (Uncertain when two rounds cannot be ordered), so the round does not depend on the precision; the certificate
+    checker chooses its round by the same rule (checker/claims/forgetron_tuned.py)."""
+    best = None
+    for t in rounds:
+        if best is None or (value(t) > value(best) if larger else value(t) < value(best)):
+            best = t
+    return best
+
+
 def require_forgetron_budget(ctx: Context, threshold: int = 83) -> int:
     """The theorem's hypothesis B ≥ 83 (Lemma 9, Theorem 3)."""
     B = int(ctx.params.get("B", 100))
@@ -96,28 +112,35 @@ def feasible_bracket(sigma: float, mu: float, Q: float, M: int, grid: int = GRID
     Uncertain), so φ* ∈ [lo, hi] is certified: g(0) = Q − 15/32 M < 0 and g is a quadratic, so once g(1) > 0 it has
     exactly one sign change on (0, 1).
     """
+    if nm.is_ball():  # every operand a ball: σ_{r_t,t} is logged as the float 1.0 before the first shrink, and
+        sigma, mu, Q = nm.ball(sigma), nm.ball(mu), nm.ball(Q)  # (σp)² of two floats would be rounded in float64
+
     def g(p):
         return Psi(sigma * p, p * mu) + Q - FIFTEEN_32 * M
 
     if g(1.0) <= 0:
         return 1.0, 1.0
+    if nm.is_ball():  # g(0) = c < 0 < g(1) and g is a quadratic: one sign change on (0, 1), bisected with balls
+        if not g(0.0) < 0:
+            raise nm.Uncertain("eq. 42: c = Q_t − 15/32 M_t is not negative")
+        lo, hi = 0.0, 1.0
+        for _ in range(60):  # tuning: the bracket's width only has to separate a disagreeing φ_t from φ*
+            mid = 0.5 * (lo + hi)
+            try:
+                lo, hi = (mid, hi) if g(mid) <= 0 else (lo, mid)
+            except nm.Uncertain:  # g(mid) straddles 0: mid is as close to φ* as the balls can tell
+                break
+        return lo, hi
+    # tuning: 200 geometric points only refine the grid below 1/GRID (the bisection narrows whichever cell is found)
     xs = np.union1d(np.linspace(0.0, 1.0, grid + 1)[1:], np.geomspace(1e-12, 1.0, 200))
     ok = np.flatnonzero(g(xs) <= 0)
     if len(ok) == 0:
         return 0.0, float(xs[0])
     lo, hi = xs[ok[-1]], xs[ok[-1] + 1]
-    for _ in range(60):
+    for _ in range(60):  # tuning: a cell ≤ 1e-3 halved 60 times is far below the 1e-9 tolerance (≥ 35 would do)
         mid = 0.5 * (lo + hi)
         lo, hi = (mid, hi) if g(mid) <= 0 else (lo, mid)
     return float(lo), float(hi)
-
-
-def _distance(phi: float, lo: float, hi: float):
-    """|φ_t − φ*| for φ* ∈ [lo, hi] (ball arithmetic): a ball containing every |φ_t − φ| over the bracket, i.e. from
-    the distance to the bracket up to the distance to its far end (all three inputs are floats, entered exactly)."""
-    p, a, b = nm.ball(phi), nm.ball(lo), nm.ball(hi)
-    near = a - p if phi < lo else (p - b if phi > hi else nm.ball(0))
-    return nm.Ball(near.a.union(abs(p - a).a).union(abs(p - b).a))
 
 
 def _phi_tolerance(sigma, mu, Q, M, phi_star) -> float:
@@ -133,9 +156,11 @@ class SelfTunedPhi(Claim):
     the constraint of eq. (42), Ψ(σ_{r_t,t}φ, y_{r_t}φ f'_t(x_{r_t})) + Q_t ≤ 15/32 M_t.
 
     The largest feasible φ is found by a direct grid-and-bisection search on Ψ itself (not on eq. 43's roots), with
-    Q_t rebuilt from the recomputed Ψ_i of earlier rounds and M_t counted from the scores. Kind I: the worst round
-    is reported (lhs = |φ_t − φ*_t|, rhs = 0, with that round's tolerance, which includes the conditioning of the
-    root). Rounds without a removal have φ_t = 1 by Fig. 3 and are not constrained by eq. (42).
+    Q_t rebuilt from the recomputed Ψ_i of earlier rounds and M_t counted from the scores. Kind I: the first removal
+    round where φ_t ≠ φ*_t is reported, else the first removal round (lhs = |φ_t − φ*_t|, rhs = 0, with that round's
+    tolerance, which includes the conditioning of the root: "≠" is |φ_t − φ*_t| > tolerance). In ball arithmetic
+    there is no tolerance: the equality is proven per round (:meth:`_certified`) and lhs = 0 exactly when every
+    round agrees. Rounds without a removal have φ_t = 1 by Fig. 3 and are not constrained by eq. (42).
     Reading: for the greedy learner, σ and μ are those of its removed example r_t (eq. 52 then applies eq. 42 as is).
     """
 
@@ -146,30 +171,51 @@ class SelfTunedPhi(Claim):
     def evaluate(self, ctx: Context):
         tr = ctx.trace
         rem = np.flatnonzero(removal_rounds(tr))
+        if len(rem) == 0:
+            return ctx.result(0.0, 0.0, {"removal rounds": 0}, notes=["no removal round: eq. (42) never applied"],
+                              tol=1e-9)
         Q = Q_before(psi_terms(tr))
         Mt = np.cumsum(mistake_mask(tr))
-        worst, worst_gap, rows = None, -math.inf, 0
+        if nm.is_ball():
+            return self._certified(ctx, tr, rem, Q, Mt)
+        chosen = None
         for t in rem:
             sig, mu, phi = float(tr["sigma_r"][t]), float(tr["mu_r"][t]), float(tr["phi"][t])
             lo, hi = feasible_bracket(sig, mu, Q[t], int(Mt[t]))
             star = lo
             tol = _phi_tolerance(sig, mu, Q[t], int(Mt[t]), star)
-            # ball arithmetic: |φ_t − φ*| over the certified bracket of φ*, against the same tolerance (VIOLATED
-            # proves |φ_t − φ*| > tol, "holds" proves |φ_t − φ*| ≤ tol)
-            gap = float((_distance(phi, lo, hi) - tol).a.mid()) if nm.is_ball() else abs(phi - star) - tol
-            rows += 1
-            if gap > worst_gap:
-                worst, worst_gap = (t, phi, star, tol, sig, mu, Q[t], int(Mt[t])), gap
-        if worst is None:
-            return ctx.result(0.0, 0.0, {"removal rounds": 0}, notes=["no removal round: eq. (42) never applied"],
-                              tol=1e-9)
-        t, phi, star, tol, sig, mu, q, m = worst
+            if chosen is None or abs(phi - star) > tol:
+                chosen = (t, phi, star, tol, sig, mu, Q[t], int(Mt[t]))
+                if abs(phi - star) > tol:
+                    break
+        t, phi, star, tol, sig, mu, q, m = chosen
         terms = {"round": int(t) + 1, "phi_t (eq. 43)": phi, "phi* (search of eq. 42)": star,
-                 "sigma_{r_t,t}": sig, "y_r f'_t(x_r)": mu, "Q_t": q, "M_t": m, "removal rounds": rows}
-        if nm.is_ball():
-            lo, hi = feasible_bracket(sig, mu, q, m)
-            return ctx.result(_distance(phi, lo, hi), tol, terms)
+                 "sigma_{r_t,t}": sig, "y_r f'_t(x_r)": mu, "Q_t": q, "M_t": m, "removal rounds": len(rem)}
         return ctx.result(abs(phi - star), 0.0, terms, tol=tol)
+
+    @staticmethod
+    def _certified(ctx, tr, rem, Q, Mt):
+        """Ball arithmetic: the equality φ_t = φ*_t proven without a tolerance. g(φ) = Ψ(σφ, φμ') + Q_t − 15/32 M_t is
+        a quadratic with g(0) = c < 0, so φ*_t = 1 when g(1) ≤ 0 and else the only root in (0, 1), bracketed by
+        bisection on g (:func:`feasible_bracket`); a φ_t below 1 from eq. 43 is a root of g, so φ_t = φ*_t exactly
+        when [φ_t = 1] ⟺ [g(1) ≤ 0] and φ_t meets the bracket. lhs = |φ_t − φ*_t| (exactly 0 on agreeing rounds) on
+        the first round where they differ, else on the first removal round; rhs = 0 (as the checker's statement)."""
+        chosen = None
+        for t in rem:
+            sig, mu, phi, m = tr["sigma_r"][t], tr["mu_r"][t], tr["phi"][t], int(Mt[t])
+            lo, hi = feasible_bracket(sig, mu, Q[t], m)
+            one = lo == hi == 1.0  # g(1) ≤ 0: φ*_t = 1
+            star = nm.scalar(1) if one else nm.Ball(nm.ball(lo).a.union(nm.ball(hi).a))
+            is_one = bool(phi == 1)  # decided by the balls (Uncertain when φ_t's ball contains 1 and more)
+            agree = is_one if one else not is_one and nm.lower(phi) <= hi and nm.upper(phi) >= lo
+            if chosen is None or not agree:
+                chosen = (t, sig, mu, phi, star, m, nm.scalar(0) if agree else abs(phi - star))
+                if not agree:
+                    break
+        t, sig, mu, phi, star, m, gap = chosen
+        terms = {"round": int(t) + 1, "phi_t (eq. 43)": phi, "phi* (search of eq. 42)": star,
+                 "sigma_{r_t,t}": sig, "y_r f'_t(x_r)": mu, "Q_t": Q[t], "M_t": m, "removal rounds": len(rem)}
+        return ctx.result(gap, nm.scalar(0), terms)
 
 
 # -------------------------------------------------------------------------------------------------------- FGT-Q
@@ -190,10 +236,30 @@ class SelfTunedQ(Claim):
     unit_kernel = False
 
     def evaluate(self, ctx: Context):
+        if nm.is_ball():
+            return self._certified(ctx, ctx.trace)
         t, S, bound, tol = self.sides(ctx.trace)
         terms = {"round": t + 1, "sum Psi": float(S[t]), "M_t": int(round(bound[t] / FIFTEEN_32)),
                  "final sum Psi": float(S[-1]), "final 15/32 M": float(bound[-1])}
         return ctx.result(float(S[t]), float(bound[t]), terms, tol=tol)
+
+    @staticmethod
+    def _certified(ctx, tr):
+        """Ball arithmetic, no tolerance. On a removal round whose φ_t < 1 comes from eq. 43, φ_t is a root of
+        g(φ) = Ψ(σφ, φμ') + Q_t − 15/32 M_t, so Σ_{i≤t} Ψ_i = Q_t + Ψ_t = 15/32 M_t exactly: that identity is used
+        there (the balls of Ψ_t would only enclose it, and the constraint is active). Reported: the first mistake
+        round of the smallest slack (the slack changes only on mistake rounds), chosen by :func:`first_best`."""
+        J, rem, psi = mistake_mask(tr), removal_rounds(tr), psi_terms(tr)
+        M = np.cumsum(J)
+        S, s = [], nm.scalar(0)
+        for t in range(tr.T):
+            s = nm.scalar(FIFTEEN_32 * int(M[t])) if rem[t] and tr["phi"][t] < 1 else s + psi[t]
+            S.append(s)
+        bound = [nm.scalar(FIFTEEN_32 * int(m)) for m in M]
+        t = first_best(np.flatnonzero(J), lambda i: bound[i] - S[i])
+        terms = {"round": int(t) + 1, "sum Psi": S[t], "M_t": int(M[t]), "final sum Psi": S[-1],
+                 "final 15/32 M": bound[-1]}
+        return ctx.result(S[t], bound[t], terms)
 
     @staticmethod
     def sides(tr) -> tuple:
@@ -248,11 +314,11 @@ class SelfTunedLemma9(Claim):
         if len(rows) == 0:
             return ctx.result(lhs, math.inf, {"rounds with Phi_t < 1": 0, "U": U},
                               notes=["vacuous on this run: no mistake round has Φ_t < 1"], tol=tolerance(nm.mid(lhs)))
-        prod = Phi[rows] * nm.asarray(tr["sigma_r"])[rows]
-        t = int(rows[int(np.argmin([nm.mid(v) for v in prod]))])  # the round closest to failing, for the terms
-        terms = {"round": t + 1, "Phi_t": Phi[t], "sigma_{r_t,t}": tr["sigma_r"][t], "phi_t": tr["phi"][t],
+        sigma = nm.asarray(tr["sigma_r"])
+        t = int(first_best(rows, lambda i: Phi[i] * sigma[i]))  # the first round of the minimum (decided in balls)
+        terms = {"round": t + 1, "Phi_t": Phi[t], "sigma_{r_t,t}": sigma[t], "phi_t": tr["phi"][t],
                  "||f'_t||": tr["norm_prime"][t], "U": U, "rounds with Phi_t < 1": len(rows)}
-        return ctx.result(lhs, nm.bmin(*prod), terms)
+        return ctx.result(lhs, Phi[t] * sigma[t], terms)
 
 
 # ------------------------------------------------------------------------------------------------ FGT-T3 / GR
@@ -290,14 +356,23 @@ class GreedyRemovalBound(_ForgetronMistakeBound):
 
 
 # -------------------------------------------------------------------------------------------------------- RBP-E
-def rbp_constant(gamma: float, U: float, B: int) -> float:
-    """The comparator-free part of 000 eq. (2): γUB + 0.5 γ U √B ln(0.5 γ B²)."""
-    return gamma * U * B + 0.5 * gamma * U * math.sqrt(B) * math.log(0.5 * gamma * B * B)
+def rbp_constant(gamma, U, B: int):
+    """The comparator-free part of 000 eq. (2): γUB + 0.5 γ U √B ln(0.5 γ B²), in the backend's numbers (a ball
+    in ball arithmetic: √B and the logarithm are never taken in float64 there)."""
+    B_ = nm.scalar(B)
+    return gamma * U * B + 0.5 * gamma * U * nm.sqrt(B_) * nm.log(0.5 * gamma * B_ * B_)
 
 
-def rbp_max_U(gamma: float, B: int) -> float:
-    """The largest radius eq. (2) allows: (γ − 1)/(γ + 1) · √B."""
-    return (gamma - 1) / (gamma + 1) * math.sqrt(B)
+def rbp_max_U(gamma, B: int):
+    """The largest radius eq. (2) allows: (γ − 1)/(γ + 1) · √B (a ball in ball arithmetic)."""
+    return (gamma - 1) / (gamma + 1) * nm.sqrt(nm.scalar(B))
+
+
+def within_rbp_radius(U, gamma, B: int) -> bool:
+    """U ≤ (γ−1)/(γ+1)·√B decided exactly on the exact values of U and γ (float64 numbers are binary fractions):
+    U ≥ 0 and U²(γ+1)² ≤ (γ−1)²B, with no tolerance (issue 24, defect class 3)."""
+    u, g = Fraction(float(U)), Fraction(float(gamma))
+    return u >= 0 and u * u * (g + 1) ** 2 <= (g - 1) ** 2 * B
 
 
 def confidence_interval(samples: np.ndarray, confidence: float) -> tuple[float, float, float]:
@@ -321,38 +396,53 @@ class RBPExpectation(Claim):
     """RBP-E (000 eq. 2, Cesa-Bianchi & Gentile 2006): for γ > 1, U ≤ (γ−1)/(γ+1)·√B and every f with ‖f‖ ≤ U,
     E[M] ≤ γ L_T(f) + γUB + 0.5 γ U √B ln(0.5 γ B²).
 
-    Kind E. E[M] is estimated by ``seeds`` independent runs of the learner (seeds s₀, s₀+1, …, s₀ = the ``seed``
-    parameter) with a two-sided Student-t interval at level ``confidence``; M counts prediction mistakes
-    y_t f_t(x_t) ≤ 0. The right side is linear in L_T(f), so its minimum over H_U is the oracle's min_{‖f‖≤U} L_T
-    (with a certified lower bound). Verdict: holds only if the certified lower bound on the right side is above the
-    upper end of the interval, violated only if the right side at the explicit comparator is below the lower end,
-    inconclusive otherwise. Reading: U is the claim's radius (default: the largest allowed), κ(x_t, x_t) ≤ 1 is
-    assumed as in the Perceptron bounds of 000.
-    """
+    Kind E; M counts prediction mistakes y_t f_t(x_t) ≤ 0, the expectation is over the learner's draws (which
+    active example is removed). ``expectation``:
 
-    uncertifiable = ("E[M] is estimated by Monte Carlo over the learner's seeds with a confidence interval: a "
-                     "statistical statement, not a proof (bounds.certify)")
+    * ``monte-carlo`` (default): E[M] estimated by ``seeds`` independent runs (seeds s₀, s₀+1, …, s₀ = the
+      ``seed`` parameter) with a two-sided Student-t interval at level ``confidence``; holds only if the certified
+      lower bound on the right side is above the interval's upper end, violated only if the right side at the
+      explicit comparator is below its lower end, inconclusive otherwise. Evidence, never a proof.
+    * ``exact``: E[M] = Σ_ω P(ω) M(ω) over every realisation ω of the draws (learners.realisations, at most
+      ``max_realisations``), a deterministic number. The certified replay always uses it (:meth:`certify_params`),
+      and its certificate lists every realisation's run (evidence ``realisations``): the checker replays each,
+      recomputes P(ω) from the uniform removal rule and checks that the probabilities sum to 1.
+
+    The right side is linear in L_T(f), so its minimum over H_U is the oracle's min_{‖f‖≤U} L_T (with a certified
+    lower bound). Reading: U is the claim's radius (default: the largest allowed, (γ−1)/(γ+1)·√B itself, a ball in
+    certified arithmetic), κ(x_t, x_t) ≤ 1 is assumed as in the Perceptron bounds of 000.
+    """
 
     id = "RBP-E"
     learners = ("rbp",)
     PARAMS = (
         P.Param("gamma", "float", 2.0, low=1.0, low_open=True, high=1e6, doc="gamma > 1 of eq. (2)",
-                boundary=(2.0, 1.0 + 1e-6)),
+                boundary=(2.0, 1.0 + 1e-6)),  # tuning: the search's boundary points (an invalid γ is refused)
         P.positive("U", None, "comparator radius, ≤ (γ−1)/(γ+1)·√B (none: that maximum)", none_ok=True),
         P.Param("seeds", "int", 30, low=2, high=1000, doc="seeds >= 2 independent runs", search=False),
         P.unit("confidence", 0.95, "confidence level of the interval", low_open=True, high_open=True, search=False),
+        P.Param("expectation", "str", "monte-carlo", choices=("monte-carlo", "exact"),
+                doc="Monte Carlo over seeds (evidence) or the exact expectation over every realisation", search=False),
+        P.Param("max_realisations", "int", 512, low=1, high=10**6, search=False,
+                doc="the most realisations the exact mode enumerates"),
     )
+
+    def uncertified_reason(self, res):
+        return None  # the certified replay computes the exact expectation (or says why it cannot)
+
+    def certify_params(self, res) -> dict:
+        return {**res.params, "expectation": "exact"}
 
     def preconditions(self, ctx):
         B = int(ctx.resolved_params()["B"])
-        gamma = float(ctx.claim_params["gamma"])
+        gamma = ctx.claim_params["gamma"]
         ctx.require("gamma > 1", gamma > 1, f"eq. (2) needs γ > 1 (U ≤ (γ−1)/(γ+1)√B > 0); got γ = {gamma}")
         U = ctx.claim_params["U"]
-        U = rbp_max_U(gamma, B) if U is None else float(U)
-        ctx.claim_params["U"] = U
-        ctx.require("U > 0", U > 0, f"the comparator radius must be positive; got U = {U}")
-        ctx.require("U <= (gamma-1)/(gamma+1) sqrt(B)", U <= rbp_max_U(gamma, B) * (1 + 1e-12),
-                    f"U = {U:.6g} exceeds (γ−1)/(γ+1)·√B = {rbp_max_U(gamma, B):.6g} for γ = {gamma}, B = {B}")
+        if U is not None:  # None: the largest radius itself, which satisfies the hypothesis by definition
+            ctx.require("U > 0", U > 0, f"the comparator radius must be positive; got U = {U}")
+            ctx.require("U <= (gamma-1)/(gamma+1) sqrt(B)", within_rbp_radius(U, gamma, B),
+                        f"U = {U!r} exceeds (γ−1)/(γ+1)·√B = {nm.mid(rbp_max_U(float(gamma), B)):.17g} for "
+                        f"γ = {gamma!r}, B = {B} (decided exactly: U²(γ+1)² > (γ−1)²B)")
         n = int(ctx.claim_params["seeds"])
         ctx.require("seeds >= 2", n >= 2, f"a confidence interval needs at least 2 independent runs; got {n}")
         conf = float(ctx.claim_params["confidence"])
@@ -361,12 +451,16 @@ class RBPExpectation(Claim):
     def evaluate(self, ctx: Context):
         lp = ctx.resolved_params()
         B, s0 = int(lp["B"]), int(lp["seed"])
-        gamma, U = float(ctx.claim_params["gamma"]), float(ctx.claim_params["U"])
+        gamma = nm.scalar(ctx.claim_params["gamma"])
+        U = ctx.claim_params["U"]
+        U = rbp_max_U(gamma, B) if U is None else nm.scalar(U)
+        const = rbp_constant(gamma, U, B)
+        if ctx.claim_params["expectation"] == "exact":
+            return self._exact(ctx, gamma, U, const, s0)
         n, conf = int(ctx.claim_params["seeds"]), float(ctx.claim_params["confidence"])
         Ms = np.array([np.count_nonzero(mistake_mask(ctx.make_learner(seed=s0 + k).run(ctx.X, ctx.y)))
                        for k in range(n)], float)
         mean, low, high = confidence_interval(Ms, conf)
-        const = rbp_constant(gamma, U, B)
         rhs, lower, comp = against_comparators(ctx, mean, lambda L, s: gamma * L + const, U=U,
                                                quadratic=(gamma, 0.0))
         terms = {"E[M] estimate": mean, "CI low": low, "CI high": high, "seeds": n, "confidence": conf,
@@ -379,3 +473,25 @@ class RBPExpectation(Claim):
         res.notes = [interval] + ([] if res.holds is not None else
                                   [f"inconclusive: the interval meets [{lower_val:.6g}, {rhs:.6g}]"])
         return res
+
+    def _exact(self, ctx, gamma, U, const, s0):
+        """E[M] = Σ_ω P(ω) M(ω) over every realisation of the removal draws (exact, deterministic)."""
+        limit = int(ctx.claim_params["max_realisations"])
+        reals = list(realisations(lambda: ctx.make_learner(seed=s0), ctx.X, ctx.y, limit))
+        E = sum((r.probability * int(np.count_nonzero(mistake_mask(r.trace))) for r in reals), nm.scalar(0))
+        mass = sum((r.probability for r in reals), nm.scalar(0))
+        rhs, lower, comp = against_comparators(ctx, E, lambda L, s: gamma * L + const, U=U, quadratic=(gamma, 0.0))
+        terms = {"E[M]": E, "realisations": len(reals), "sum of P(omega)": mass, "gamma": gamma, "U": U,
+                 "L_T(f)": comp["loss"], "constant term": const}
+        res = ctx.result(E, rhs, terms, rhs_lower=lower, comparator=comp)
+        res.notes.insert(0, f"exact expectation over all {len(reals)} realisations of the removal draws")
+        res.realisation_traces = [r.trace for r in reals]
+        return res
+
+    def certificate_evidence(self, res) -> dict:
+        """``realisations``: the run (kind and integer/boolean columns, the draws in ``r``) of every realisation, in
+        the order enumerated (checker/claims/forgetron_tuned.py replays each)."""
+        from .certificate import run_json
+
+        traces = getattr(res, "realisation_traces", None)
+        return {} if traces is None else {"realisations": [run_json(tr) for tr in traces]}

@@ -20,7 +20,8 @@ The document (written by boundlab's calculators, or by anyone: nothing in it is 
 ``dual``          weak-duality multipliers: a list of ``{"U": q or "inf", "a": [q, one per round]}``
 ``evidence``      anything else a claim's statement reads (an object; each statement documents its keys)
 ``claimed``       the producer's enclosures ``[lo, hi]`` (exact) of ``lhs``, ``rhs``, ``rhs_lower`` and of named
-                  ``terms``; the checker's own values must lie in them
+                  ``terms``; the checker's own values must lie in them (``["inf", "inf"]``: exactly +∞, the
+                  right side of a per-round claim that no round constrains)
 ================  ==============================================================================================
 
 where ``q`` is an exact rational: an int, or a string ``"p"``, ``"p/q"``, ``"inf"``.
@@ -80,6 +81,15 @@ class Certificate:
         self.verdict: str = doc["verdict"]
         self.learner: "str | None" = doc.get("learner")
         self.checked: list[str] = []  # what the statement checked (hypotheses, runs), for the outcome's report
+
+    def with_run(self, run: dict) -> "Certificate":
+        """The same certificate with another recorded run (one realisation of a randomised learner's draws); the
+        inputs already read (points, labels, kernel, its matrix, parameters) are shared, not read again."""
+        other = Certificate({**self.doc, "run": run})
+        for key in ("params", "X", "y", "kernel", "K", "comparator", "comparator_rows", "dual_records"):
+            if key in self.__dict__:
+                other.__dict__[key] = self.__dict__[key]
+        return other
 
     # ----------------------------------------------------------------------------------------------- inputs
     @cached_property
@@ -201,6 +211,8 @@ class Certificate:
         if v is None:
             return None
         lo, hi = exact_list(v, f"claimed.{name}")
+        if lo is INF and hi is INF:
+            return INF, INF  # +∞ exactly: the empty minimum of a vacuous per-round claim
         if lo is INF or hi is INF or lo > hi:
             raise Rejected(f"claimed.{name} is not an interval [lo, hi]")
         return lo, hi

@@ -24,6 +24,7 @@ from typing import Callable
 from flint import fmpq
 
 from .certificate import Certificate
+from .kernels import dot
 from .numbers import INF, Real, Rejected, le, lt, maximum, minimum, pos, sqrt, total
 
 
@@ -58,6 +59,10 @@ def comparator(c: Certificate) -> "tuple[list, Real] | None":
         b, values = _gram_pass(c)["comparator"]
         return values, total(bt * v for bt, v in zip(b, values) if bt != 0)
     Z, beta = c.comparator
+    if c.kernel.name == "linear":  # f = uᵀ· with u = Σ_i β_i z_i: O(T·d)
+        d = len(c.X[0]) if c.X else 0
+        u = [total(b * z[k] for b, z in zip(beta, Z) if b != 0) for k in range(d)]
+        return [dot(u, x) for x in c.X], dot(u, u)
     rows = c.K.cross(Z)
     values = [total(b * r[t] for b, r in zip(beta, rows)) for t in range(c.T)]
     K_zz = c.kernel.rows(Z, Z)

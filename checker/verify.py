@@ -24,7 +24,7 @@ from typing import Any
 
 from .certificate import Certificate
 from .claims import Sides, statement_for
-from .numbers import PRECISIONS, Rejected, Undecided, disjoint, lt, le, precision, show
+from .numbers import INF, PRECISIONS, Rejected, Undecided, disjoint, lt, le, precision, show
 
 
 #: The format of a boundlab witness file, whose ``certificate`` field holds the certificate of its violation.
@@ -107,7 +107,7 @@ def _decide(c: Certificate, s: Sides) -> None:
     if c.verdict == "VIOLATED":
         if s.rhs is None:
             raise Rejected("a VIOLATED certificate of a claim over comparators needs the explicit comparator")
-        if not lt(s.rhs, s.lhs, "lhs > rhs"):
+        if s.rhs is INF or not lt(s.rhs, s.lhs, "lhs > rhs"):
             raise Rejected(f"not violated: lhs = {show(s.lhs)} ≤ rhs = {show(s.rhs)}")
         return
     over_all = s.forall and c.scope == "all"
@@ -116,7 +116,7 @@ def _decide(c: Certificate, s: Sides) -> None:
         raise Rejected("a 'holds' certificate of a claim over comparators needs dual multipliers (field 'dual') in "
                        "the dual box and vanishing off the rounds of the loss" if over_all
                        else "the statement has no right side on this certificate")
-    if not le(s.lhs, bound, "lhs <= rhs"):
+    if bound is not INF and not le(s.lhs, bound, "lhs <= rhs"):  # rhs = +∞: no round constrains lhs
         which = "the lower bound of the right side over every comparator" if over_all else "rhs"
         raise Rejected(f"not shown to hold: lhs = {show(s.lhs)} > {which} = {show(bound)}")
 
@@ -126,7 +126,7 @@ def _compare(c: Certificate, s: Sides) -> None:
     mine = {"lhs": s.lhs, "rhs": s.rhs, "rhs_lower": s.rhs_lower}
     for name, value in mine.items():
         claimed = c.claimed(name)
-        if claimed is not None and value is not None and disjoint(value, *claimed):
+        if claimed is not None and value is not None and _outside(value, claimed):
             raise Rejected(f"the producer's {name} [{show(claimed[0])}, {show(claimed[1])}] does not contain the "
                            f"statement's {name} = {show(value)}")
     unknown = [t for t in c.claimed_terms() if t not in s.terms]
@@ -135,6 +135,13 @@ def _compare(c: Certificate, s: Sides) -> None:
                        f"compute")
     for name, value in s.terms.items():
         claimed = c.claimed(name)
-        if claimed is not None and disjoint(value, *claimed):
+        if claimed is not None and _outside(value, claimed):
             raise Rejected(f"the producer's term {name} [{show(claimed[0])}, {show(claimed[1])}] does not contain "
                            f"the statement's value {show(value)}")
+
+
+def _outside(value, claimed: tuple) -> bool:
+    """The claimed enclosure cannot contain the value (+∞ is contained only in ["inf", "inf"])."""
+    if value is INF or claimed[0] is INF:
+        return value is not claimed[0]
+    return disjoint(value, *claimed)

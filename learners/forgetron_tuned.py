@@ -116,12 +116,25 @@ class GreedyForgetron(_SelfTunedShrink):
 
     def removal_slot(self, t: int) -> int:
         crit = self.removal_criterion()
-        crit[self.new_slot] = np.inf
-        j = self.argmin_oldest(crit)
+        if nm.is_ball():  # every comparison decided by the balls (Uncertain where they cannot order two slots)
+            j = self.argmin_oldest_certified(crit)
+        else:
+            crit[self.new_slot] = np.inf
+            j = self.argmin_oldest(crit)
         self.log("Psi_min", crit[j])
         greedy = bool(crit[j] <= FIFTEEN_32)
         self.log("greedy", greedy)
         return j if greedy else super().removal_slot(t)
+
+    def argmin_oldest_certified(self, crit) -> int:
+        """The old slot with the smallest criterion, ties to the oldest, in ball arithmetic: the slots are scanned from
+        the oldest and a later one wins only when its value is certainly smaller (Ball comparisons raise Uncertain
+        when they cannot decide, so the choice never rests on a rounding)."""
+        best = None
+        for i in np.argsort(np.asarray(self.f.born), kind="stable"):
+            if i != self.new_slot and (best is None or crit[i] < crit[best]):
+                best = int(i)
+        return best
 
     def removal_criterion(self) -> np.ndarray:
         """Ψ(σ_{i,t}, y_i f'_t(x_i)) for every support slot i (eq. 52), under the current hypothesis f'_t."""

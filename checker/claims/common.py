@@ -30,7 +30,7 @@ def forall_quadratic(c: Certificate, lhs: Real, c_L: Real, c_s: Real, U, const: 
     the right side at the explicit comparator (‖f‖ ≤ U required, decided on squares) and its weak-duality lower bound
     from every usable recorded vector (at any radius: checker.hinge.best_dual; a vector must vanish off R, so that it
     bounds the loss over R). ``names`` name the loss and norm terms (the norm term is ‖f‖ unless its name ends with
-    "^2"); ``symbol`` is the paper's name of the comparator (f, or g in paper 001)."""
+    "^2"; None: no norm term); ``symbol`` is the paper's name of the comparator (f, or g in paper 001)."""
     R = None if rounds is None else set(rounds)
     comp = comparator(c)
     terms, rhs = {}, None
@@ -38,7 +38,9 @@ def forall_quadratic(c: Certificate, lhs: Real, c_L: Real, c_s: Real, U, const: 
         values, nsq = comp
         L = total(ell for t, ell in enumerate(losses(values, c.y)) if R is None or t in R)
         rhs = c_L * L + c_s * nsq + const
-        terms = {names[0]: L, names[1]: nsq if names[1].endswith("^2") else sqrt(nsq)}
+        terms = {names[0]: L}
+        if names[1] is not None:
+            terms[names[1]] = nsq if names[1].endswith("^2") else sqrt(nsq)
         if U is not INF:
             c.require(le(nsq, U * U, "‖f‖² <= U²"), f"‖{symbol}‖ ≤ U for the explicit comparator")
     low = best_dual(c, c_L, c_s, U, R, any_radius=True)
