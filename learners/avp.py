@@ -85,7 +85,7 @@ class AggressiveLearner(KernelLearner):
         norm = self.f.norm
         self.log("norm_tilde", norm)
         s = nm.scalar(1)
-        if math.isfinite(self.U) and norm > self.U:
+        if nm.isfinite(self.U) and norm > self.U:
             s = self.U / norm
             self.f.scale(s)
         self.log("proj", s)
