@@ -42,6 +42,12 @@ def root(v):
     return nm.sqrt(nm.scalar(v))
 
 
+def num(v):
+    """A value entering a right side: a ball in certified mode (the oracle's float radii and a float 0.0 loss are
+    exact numbers there; their products must not be rounded in float64), unchanged otherwise."""
+    return nm.scalar(v) if nm.is_ball() and not isinstance(v, nm.Ball) else v
+
+
 def surd_sign(p: Fraction, r: Fraction, r2: Fraction) -> int:
     """The sign of p + r·√r2 (rationals, r2 ≥ 0), exactly."""
     sp, sr = (p > 0) - (p < 0), (r > 0) - (r < 0)
@@ -148,6 +154,7 @@ def thm4_parts(U: float, B: int, eps: float, n: int) -> tuple[float, float, floa
 
 def thm4_rhs(L: float, s: float, a: float, dbar: float, dund: float) -> float:
     """L + max{12a·L + Δ̄, 0.9a·L + ‖f‖²/(2a) + Δ̲} (√B/(2U) = 1/(2a))."""
+    L, s = num(L), num(s)
     return L + nm.bmax(12 * a * L + dbar, q(9, 10) * a * L + s * s / (2 * a) + dund)
 
 
@@ -222,6 +229,7 @@ class AhpatronEq10(_Theorem4Base):
         tr = ctx.trace
 
         def rhs_of(L, s):
+            L, s = num(L), num(s)
             return nm.bmax(4 * L + dbar, q(13, 10) * L + 2 * s * s + dund)
 
         rhs, lower, comp = against_comparators(ctx, tr.M, rhs_of, U=p["U"])
@@ -286,6 +294,7 @@ def t6_coef(zeta: float, U: float, B: int) -> float:
 def t6_rhs(L: float, s: float, zeta: float, gamma: float, U: float, B: int, eps: float, n: int) -> float:
     """Theorem 6's right side at ζ: L + (1/γ)a_ζL + ((1 − 2ζ)/γ)‖f‖²√B/U + Δ_T(ζ), a_ζ = (1/4 + 9ζ/2)U/√B,
     Δ_T(ζ) = |N_T|(a_ζ − ε)/(1 − a_ζ)."""
+    L, s = num(L), num(s)
     a = t6_coef(zeta, U, B)
     return L + a * L / gamma + (1 - 2 * zeta) / gamma * s * s * root(B) / U + n * (a - eps) / (1 - a)
 
@@ -340,6 +349,15 @@ class AhpatronTheorem6(Claim):
     learner_defaults = {"B": 16, "preset": "experiments", "U": 0.5, "eps": 0.9}
     hunt_params = {"B": 16, "preset": "experiments", "U": 0.5, "eps": 0.9, "gamma": 0.1}
 
+    def uncertified_reason(self, res):
+        """ζ = 'all' holds on a float grid of ζ; a certificate covers one ζ. A violation at one admissible grid point
+        is a violation (certified at that ζ); "holds" on the grid is not certified (it would need every grid point's
+        lower bound, and the grid's points beyond ζ_run are balls, not exact ζ): give ζ a number or 'run'."""
+        if res.params.get("zeta") == "all" and res.holds is not False:
+            return ("zeta='all': 'holds' on the float ζ grid is not certified (a certificate covers one ζ: give zeta a "
+                    "number or 'run')")
+        return None
+
     def preconditions(self, ctx):
         p = ctx.resolved_params()
         B, U, lam, eps = p["B"], p["U"], p["lam"], p["eps"]
@@ -368,7 +386,9 @@ class AhpatronTheorem6(Claim):
                 return [lo]  # fails require_zeta with the reason
             n = int(ctx.claim_params["zeta_grid"])
             grid = [lo + (hi - lo) * k / (n - 1) for k in range(n)] + ([0.5] if lo < 0.5 < hi else [])
-            return sorted(grid, key=nm.mid)  # in ball arithmetic each point is a ball around the float grid's
+            if nm.is_ball():  # the grid's points are sample points: their float values (exact), ζ_run kept as it is
+                grid = [grid[0] if zr is not None else nm.mid(grid[0])] + [nm.mid(z) for z in grid[1:]]
+            return sorted(grid, key=nm.mid)
         return [float(mode)]
 
     def require_zeta(self, ctx, z, p, gamma):
@@ -417,11 +437,17 @@ class AhpatronTheorem6(Claim):
         tr = ctx.trace
         n = int(sets(tr)[1].sum())
         zr = zeta_run(tr, p["U"])
-        worst = None
+        worst, worst_z = None, None
         for z in self.zetas(ctx, p, gamma):
             res = self.at_zeta(ctx, z, p, gamma, n)
             if worst is None or res.slack < worst.slack:
-                worst = res
+                worst, worst_z = res, z
+        if nm.is_ball() and ctx.claim_params["zeta"] == "all":
+            # the certificate of a violation at one admissible grid point: that ζ, exactly ("run" for ζ_run)
+            exact_z = "run" if worst_z is zr else (float(worst_z) if not isinstance(worst_z, nm.Ball)
+                                                    or worst_z.a.is_exact() else "all")
+            worst.params = {**worst.params, "zeta": exact_z}
+            worst.notes.append(f"zeta='all': the certificate states the violation at the grid point ζ = {exact_z}")
         worst.terms["zeta_run"] = "none (no halving)" if zr is None else zr
         return worst
 
@@ -486,5 +512,5 @@ class AhpatronTable3(Claim):
     def evaluate(self, ctx):
         tr = ctx.trace
         n = int(sets(tr)[1].sum())
-        return ctx.result(ctx.claim_params["N_min"], n, {"|N_T|": n, "T": tr.T, "|N_T|/T": n / tr.T,
+        return ctx.result(ctx.claim_params["N_min"], n, {"|N_T|": n, "T": tr.T, "|N_T|/T": q(n, tr.T),
                                                          "|M_T|": tr.M}, tol=0.0)
