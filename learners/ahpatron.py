@@ -210,7 +210,7 @@ class Ahpatron(AggressiveLearner):
         """Eq. 7: ᾱ with ‖Σ_keep ᾱ_i κ(x_i, ·)‖ = target along v (the fallbacks of the module docstring);
         returns (ᾱ, fallback used, eq. 7 undefined)."""
         f = self.f
-        vnorm = nm.sqrt(max(nm.quad(f.gram[np.ix_(keep, keep)], v), nm.scalar(0)))
+        vnorm = nm.sqrt(nm.nonneg(nm.quad(f.gram[np.ix_(keep, keep)], v)))
         fallback = bool(not vnorm > 0 and target > 0)
         # the kept points with κ(x, x) > 0, compared as numbers (balls in certified mode, never their floats)
         live = [i for i, k in enumerate(f.kdiag[keep]) if k > 0] if fallback else []
@@ -236,7 +236,7 @@ class Ahpatron(AggressiveLearner):
         abar, fallback, undefined = self.rescale(keep, f.alpha[keep] + theta, target)
         G = f.gram
         cross = nm.dot(abar, nm.mv(G[keep, :], f.alpha))  # ⟨f̄_t, f_t⟩ from the stored Gram matrix
-        dist = nm.sqrt(max(f.norm_sq - 2 * cross + nm.quad(G[np.ix_(keep, keep)], abar), nm.scalar(0)))
+        dist = nm.sqrt(nm.nonneg(f.norm_sq - 2 * cross + nm.quad(G[np.ix_(keep, keep)], abar)))
         f.restrict(keep, abar)
         self._halvings += 1
         self._zeta_sum += dist

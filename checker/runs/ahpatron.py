@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from flint import arb_mat, fmpq, fmpq_mat
 
 from ..certificate import Certificate, as_fmpq
-from ..numbers import INF, Real, Rejected, ball, is_exact, lt, sign, sqrt, total
+from ..numbers import INF, Real, Rejected, Undecided, ball, is_exact, lt, minimum, sign, sqrt, total
 from . import Run, expect, rule
 
 
@@ -142,13 +142,20 @@ class Hypothesis:
         self.rounds.append(t)
         self.coef.append(coef)
         self.born_since.append(True)
-        if U is not INF and lt(U * U, gsq, f"‖g‖ > U at round {t + 1}"):
-            p = U / sqrt(gsq)
-            self.coef = [p * a for a in self.coef]
-            self.nsq = U * U  # ‖(U/‖g‖) g‖² = U² exactly
-            return p
-        self.nsq = gsq
-        return fmpq(1)
+        if U is INF:
+            self.nsq = gsq
+            return fmpq(1)
+        try:
+            project = lt(U * U, gsq, f"‖g‖ > U at round {t + 1}")
+        except Undecided:  # ‖g‖ = U up to the balls (an exact tie): min{1, U/‖g‖} needs no decision, its ball
+            project = None  # (containing 1) encloses the factor either way
+        if project is False:
+            self.nsq = gsq
+            return fmpq(1)
+        p = U / sqrt(gsq) if project else minimum(fmpq(1), U / root0(gsq))
+        self.coef = [p * a for a in self.coef]
+        self.nsq = U * U if project else minimum(gsq, U * U)  # ‖min{1, U/‖g‖} g‖² = min{‖g‖², U²}
+        return p
 
 
 def classify(c: Certificate, t: int, f: Real, eps: Real) -> tuple[bool, bool, bool]:
@@ -211,7 +218,7 @@ def avp(c: Certificate) -> Run:
             before = list(f.coef)
             p = f.step(t, s, lt_ * c.y[t], U)
             # (f_t − f_{t+1})/λ_t = ((1 − p)/λ_t) f_t − p y_t κ(x_t, ·)
-            if p != 1:
+            if not (is_exact(p) and p == 1):
                 for r, a in zip(f.rounds, before):
                     G[r] += (1 - p) / lt_ * a
             G[t] -= p * c.y[t]
