@@ -32,7 +32,6 @@ from bounds.ahpatron_symbolic import AhpatronTheorem4Steps
 from bounds.errata import replay
 from tests.referee import KERNELS, at_comparator, contains, kappa, referee_settings, sequences
 
-mp = mpmath.mp
 DATA = Path(__file__).with_name("data")
 
 
@@ -416,10 +415,6 @@ def _up(v: float) -> float:
     return float(np.nextafter(v, np.inf))
 
 
-def _down(v: float) -> float:
-    return float(np.nextafter(v, -np.inf))
-
-
 _X4 = np.array([[0.5, 0.0], [-0.5, 0.25], [0.25, 0.5], [0.5, -0.25], [0.0, -0.5]])
 _Y4 = np.array([1, -1, 1, -1, 1])
 
@@ -470,6 +465,27 @@ def test_theorem_6_epsilon_window_is_open_and_exact():
     assert r.verdict == "holds"
     with pytest.raises(bounds.base.PreconditionError):
         bounds.check("AHP-T6", _X4, _Y4, kernel="linear", params={**base, "eps": 0.625}, certify=True)
+
+
+@pytest.mark.claim("AHP-T6")
+def test_theorem_6_zeta_all_is_certified_over_every_grid_point():
+    """ζ = 'all': the certificate carries the grid (ζ_run first, then exact floats); the checker checks every point
+    admissible and "holds" needs lhs ≤ the smallest lower bound over the grid, which the calculator reports (main
+    reported the lower bound of the worst-slack point only). A grid point outside (0, 2] is rejected."""
+    rng = np.random.default_rng(1)
+    X = rng.uniform(-0.6, 0.6, (40, 2))
+    y = np.where(rng.random(40) < 0.5, 1, -1)
+    r = bounds.check("AHP-T6", X, y, kernel="linear", params={"zeta": "all", "zeta_grid": 3}, certify=True)
+    doc = certified(r)
+    zetas = doc["evidence"]["zetas"]
+    assert zetas[0] == "run" and len(zetas) >= 3 and r.verdict == "holds"
+    low = min(bounds.check("AHP-T6", X, y, kernel="linear", params={"zeta": z if z == "run" else float(Q(z))},
+                           certify=False).rhs_lower for z in zetas)
+    assert r.rhs_lower == pytest.approx(low, rel=1e-9)
+    bad = copy.deepcopy(doc)
+    bad["evidence"]["zetas"][-1] = "5/2"
+    out = checker.verify(bad)
+    assert not out.accepted and "0 < ζ ≤ 2" in out.reason, out.reason
 
 
 # -------------------------------------------------------------------------------- witness, tampering, shapes

@@ -10,12 +10,12 @@ from __future__ import annotations
 from flint import fmpq
 
 from ..certificate import Certificate, as_fmpq
-from ..hinge import comparator, losses, v_norm_sq
+from ..hinge import comparator, dual_bound, losses, v_norm_sq
 from ..numbers import INF, Real, Rejected, is_exact, le, lt, maximum, minimum, pos, rational, sign, sqrt, total
 from ..runs import replay
-from ..runs.ahpatron import absolute, root0, setting
+from ..runs.ahpatron import absolute, root0
 from . import Sides, statement
-from .common import forall_monotone, forall_quadratic, unit_kernel
+from .common import at_comparator, forall_monotone, forall_quadratic, unit_kernel
 
 
 def surd_sign(p: fmpq, q: fmpq, r2: fmpq) -> int:
@@ -283,6 +283,76 @@ def _k(z: Real) -> Real:
     return fmpq(1, 4) + fmpq(9, 2) * z
 
 
+def in_box_dual(c: Certificate, c_L: Real, c_s: Real, U) -> "Real | None":
+    """The best weak-duality bound over the recorded multipliers at radius U that lie in the box [0, c_L]^T (the
+    grid of ζ = 'all' records vectors for several c_L at one radius: a vector outside this ζ's box is not used,
+    every one inside is dual feasible), or None."""
+    out = None
+    for a in c.duals(U):
+        if all(le(0, v, "a_t >= 0") and le(v, c_L, "a_t <= c_L") for v in a):
+            b = dual_bound(c, a, c_L, c_s, U)
+            out = b if out is None else maximum(out, b)
+    return out
+
+
+def t6_sides(c: Certificate, run, z: Real, eq11: str, grid: bool) -> Sides:
+    """Theorem 6 at one ζ (eq. 11 already decided, named ``eq11``): its hypotheses, then its sides; ``grid``: the
+    lower bounds from the multipliers inside each box only (:func:`in_box_dual`)."""
+    st = run.terms["setting"]
+    gamma = c.param("gamma")
+    c.require(True, eq11)
+    k = _k(z)
+    if is_exact(k):  # exact through squares: U·k ≤ (1−γ)√B ⟺ U²k² ≤ (1−γ)²B; k·a < ε ⟺ e0 + (e1 − k)a > 0
+        c.require(st.U2 * k * k <= (1 - gamma) ** 2 * st.B, "U ≤ (1−γ)√B/(¼ + 9ζ/2)")
+        ok = surd_sign(st.e0, st.e1 - k, st.a2) > 0 and surd_sign(st.e0 - 1, st.e1, st.a2) < 0
+    else:
+        c.require(le(st.U * k, (1 - gamma) * sqrt(fmpq(st.B)), "U(¼ + 9ζ/2) <= (1-γ)√B"),
+                  "U ≤ (1−γ)√B/(¼ + 9ζ/2)")
+        ok = lt(k * st.a, st.eps, "(¼ + 9ζ/2)U/√B < ε") and surd_sign(st.e0 - 1, st.e1, st.a2) < 0
+    c.require(ok, "(¼ + 9ζ/2)U/√B < ε < 1")
+    recs = [r for r in run.terms["halvings"] if r is not None]
+    n = sum(sets(c, run)[1])
+    ka = k * st.a
+    delta = n * (ka - st.eps) / (1 - ka)
+    c_L, c_s = 1 + ka / gamma, (1 - 2 * z) / gamma * sqrt(fmpq(st.B)) / st.U
+
+    def rhs_of(L: Real, s: Real) -> Real:
+        return c_L * L + c_s * s * s + delta
+
+    M = run.terms["M_T"]
+    convex = sign(1 - 2 * z, "1 − 2ζ") >= 0
+    if not grid:
+        out = (forall_quadratic(c, M, c_L, c_s, st.U, const=delta, names=("L_T(f)", "||f||")) if convex else
+               forall_monotone(c, M, rhs_of, st.U, increasing=False, names=("L_T(f)", "||f||")))
+    else:
+        at = at_comparator(c)
+        terms = {}
+        rhs = None
+        if at is not None:
+            L, s = at
+            rhs = rhs_of(L, s)
+            terms = {"L_T(f)": L, "||f||": s}
+            c.require(le(s, st.U, "‖f‖ <= U"), "‖f‖ ≤ U for the explicit comparator")
+        if convex:
+            low = in_box_dual(c, c_L, c_s, st.U)
+            low = None if low is None else low + delta
+        else:  # decreasing in ‖f‖: cells [r_{i−1}, r_i] of the recorded radii, bounded at r_i (checker.hinge)
+            radii = [r for r in c.radii() if r is not INF]
+            radii = radii if radii and radii[0] == 0 else [fmpq(0)] + radii
+            low = None  # no lower bound unless the radii cover [0, U] ("holds" then fails; a violation needs none)
+            if le(st.U, radii[-1], "the radii cover [0, U]"):
+                cells = []
+                for lo, hi in zip(radii[:-1], radii[1:]):
+                    ell = in_box_dual(c, 1, 0, hi)
+                    cells.append(rhs_of(fmpq(0) if ell is None else pos(ell), hi))
+                low = minimum(*cells)
+        out = Sides(M, rhs, low, forall=True, terms=terms)
+    out.terms.update({"|M_T|": M, "|N_T|": n, "J": len(recs), "zeta": z, "gamma": gamma, "Delta_T(zeta)": delta})
+    if recs:
+        out.terms["zeta_run"] = total(r["dist"] for r in recs) / (st.U * len(recs))
+    return out
+
+
 @statement("AHP-T6")
 def ahp_t6(c: Certificate) -> Sides:
     """000 Thm 6: for ζ ∈ (0, 2] with Σ_{t∈𝒥}‖f_t − f̄_t‖ ≤ ζU|𝒥| (eq. 11), c_t = ‖f_t‖/U, B ≥ 16, λ = U/(2√B),
@@ -290,10 +360,11 @@ def ahp_t6(c: Certificate) -> Sides:
     |M_T| ≤ L_T(f) + (1/γ)(¼ + 9ζ/2)(U/√B)L_T(f) + ((1 − 2ζ)/γ)‖f‖²√B/U + Δ_T(ζ),
     Δ_T(ζ) = |N_T|((¼ + 9ζ/2)U/√B − ε)/(1 − (¼ + 9ζ/2)U/√B).
 
-    ζ (claim parameter ``zeta``): a number, or ``"run"``: ζ_run = Σ_𝒥‖f_t − f̄_t‖/(U|𝒥|), the smallest ζ of eq. 11
+    ζ (claim parameter ``zeta``): a number; ``"run"``: ζ_run = Σ_𝒥‖f_t − f̄_t‖/(U|𝒥|), the smallest ζ of eq. 11
     (eq. 11 then holds with equality); with no halving every ζ ∈ (0, 2] satisfies eq. 11 and "run" is the limit
-    ζ → 0⁺, evaluated at ζ = 0 (the right side is continuous in ζ: the calculator's reading). ``"all"`` (a grid) is
-    not certified here."""
+    ζ → 0⁺, evaluated at ζ = 0 (the right side is continuous in ζ: the calculator's reading); ``"all"``: the grid
+    of evidence ``zetas`` (exact ζ's, "run" for ζ_run), each checked admissible: "holds" is lhs ≤ the smallest lower
+    bound over the grid, "VIOLATED" is lhs > rhs at the explicit comparator at the grid point ``worst``."""
     unit_kernel(c)
     run = replay(c, "ahpatron")
     st = run.terms["setting"]
@@ -305,38 +376,27 @@ def ahp_t6(c: Certificate) -> Sides:
     recs = [r for r in run.terms["halvings"] if r is not None]
     J = len(recs)
     dist = total(r["dist"] for r in recs)
-    if mode == "run":
-        z = dist / (st.U * J) if J else fmpq(0)
-        c.require(True, "eq. 11 (ζ = ζ_run: equality by definition)" if J else
-                  "eq. 11 (no halving: every ζ; the limit ζ → 0⁺)")
-    elif is_exact(mode):
-        z = mode
-        c.require(0 < z <= 2, "0 < ζ ≤ 2")
-        c.require(le(dist, z * st.U * J, "eq. 11"), "eq. 11: Σ_𝒥‖f_t − f̄_t‖ ≤ ζU|𝒥|")
-    else:
-        raise Rejected(f"zeta = {mode!r}: only a number or 'run' is certified")
-    k = _k(z)
-    if is_exact(k):  # exact through squares: U·k ≤ (1−γ)√B ⟺ U²k² ≤ (1−γ)²B; k·a < ε ⟺ e0 + (e1 − k)a > 0
-        c.require(st.U2 * k * k <= (1 - gamma) ** 2 * st.B, "U ≤ (1−γ)√B/(¼ + 9ζ/2)")
-        ok = surd_sign(st.e0, st.e1 - k, st.a2) > 0 and surd_sign(st.e0 - 1, st.e1, st.a2) < 0
-    else:
-        c.require(le(st.U * k, (1 - gamma) * sqrt(fmpq(st.B)), "U(¼ + 9ζ/2) <= (1-γ)√B"),
-                  "U ≤ (1−γ)√B/(¼ + 9ζ/2)")
-        ok = lt(k * st.a, st.eps, "(¼ + 9ζ/2)U/√B < ε") and surd_sign(st.e0 - 1, st.e1, st.a2) < 0
-    c.require(ok, "(¼ + 9ζ/2)U/√B < ε < 1")
-    n = sum(sets(c, run)[1])
-    ka = k * st.a
-    delta = n * (ka - st.eps) / (1 - ka)
-    c_s = (1 - 2 * z) / gamma * sqrt(fmpq(st.B)) / st.U
-    M = run.terms["M_T"]
-    if sign(1 - 2 * z, "1 − 2ζ") >= 0:
-        out = forall_quadratic(c, M, 1 + ka / gamma, c_s, st.U, const=delta, names=("L_T(f)", "||f||"))
-    else:
-        out = forall_monotone(c, M, lambda L, s: L + ka / gamma * L + c_s * s * s + delta, st.U, increasing=False,
-                              names=("L_T(f)", "||f||"))
-    out.terms.update({"|M_T|": M, "|N_T|": n, "J": J, "zeta": z, "gamma": gamma, "Delta_T(zeta)": delta})
-    if J:
-        out.terms["zeta_run"] = dist / (st.U * J)
+
+    def zeta(m) -> tuple:
+        """(ζ, the eq. 11 hypothesis as decided) for a mode "run" or an exact ζ."""
+        if m == "run":
+            return (dist / (st.U * J) if J else fmpq(0),
+                    "eq. 11 (ζ = ζ_run: equality by definition)" if J else "eq. 11 (no halving: the limit ζ → 0⁺)")
+        if not is_exact(m):
+            raise Rejected(f"zeta = {m!r} is not a number, 'run' or 'all'")
+        c.require(0 < m <= 2, "0 < ζ ≤ 2")
+        c.require(le(dist, m * st.U * J, "eq. 11"), "eq. 11: Σ_𝒥‖f_t − f̄_t‖ ≤ ζU|𝒥|")
+        return m, "eq. 11 at the given ζ"
+
+    if mode != "all":
+        return t6_sides(c, run, *zeta(mode), grid=False)
+    grid = c.evidence("zetas")
+    worst = c.evidence("worst")
+    if not isinstance(grid, list) or not grid or not isinstance(worst, int) or not 0 <= worst < len(grid):
+        raise Rejected("evidence zetas/worst of zeta = 'all' is not a grid with an index in it")
+    sides = [t6_sides(c, run, *zeta(m if m == "run" else rational(m, "zetas[i]")), grid=True) for m in grid]
+    out = sides[worst]
+    out.rhs_lower = minimum(*(s.rhs_lower for s in sides)) if all(s.rhs_lower is not None for s in sides) else None
     return out
 
 

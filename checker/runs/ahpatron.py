@@ -114,11 +114,26 @@ def setting(c: Certificate) -> Setting:
 
 
 # ------------------------------------------------------------------------------------------------- mechanics
+class Memo:
+    """κ(x_i, x_j) of the certificate's kernel matrix, each entry computed once (a Gaussian entry is an arb exp)."""
+
+    def __init__(self, K):
+        self.K, self.memo = K, {}
+
+    def __call__(self, i: int, j: int) -> Real:
+        key = (i, j) if i <= j else (j, i)
+        v = self.memo.get(key)
+        if v is None:
+            v = self.memo[key] = self.K(i, j)
+        return v
+
+
 class Hypothesis:
     """f = Σ_i coef_i κ(x_{rounds_i}, ·) over rounds of the sequence, with ‖f‖² kept alongside."""
 
-    def __init__(self, c: Certificate):
-        self.c, self.K = c, c.K
+    def __init__(self, c: Certificate, memo: bool = False):
+        self.c = c
+        self.K = Memo(c.K) if memo else c.K  # Ahpatron reuses the entries of its budget; AVP's are read once
         self.rounds: list[int] = []
         self.coef: list = []
         self.born_since: list[bool] = []  # inserted since the last halving (Ahpatron's split reading)
@@ -315,7 +330,7 @@ def root0(x: Real) -> Real:
 @rule("ahpatron")
 def ahpatron(c: Certificate) -> Run:
     st = setting(c)
-    f = Hypothesis(c)
+    f = Hypothesis(c, memo=True)
     scores, halvings = [], []
     for t in range(c.T):
         s = f(t)
