@@ -91,7 +91,7 @@ def ahpatron_referee(kernel, X, y, B, lam, eps, eta, U, c="norm"):
     """000 Algorithm 2 with eqs. 6-9 in 60-digit mpmath: the split by (|α|, insertion round), θ* of eq. 9 by
     mpmath's solver, eq. 7's rescaling to c_tU; returns the sets, the halving rounds and ‖f_t − f̄_t‖."""
     with mpmath.workdps(60):
-        n = lambda v: mpmath.mpf(Q(v).numerator) / Q(v).denominator  # noqa: E731
+        n = lambda v: v if isinstance(v, mpmath.mpf) else mpmath.mpf(Q(v).numerator) / Q(v).denominator  # noqa: E731
         K = [[n(kappa(kernel, a, b)) for b in X] for a in X]
         S, alpha = [], []
         nsq = n(0)
@@ -486,6 +486,30 @@ def test_theorem_6_zeta_all_is_certified_over_every_grid_point():
     bad["evidence"]["zetas"][-1] = "5/2"
     out = checker.verify(bad)
     assert not out.accepted and "0 < ζ ≤ 2" in out.reason, out.reason
+
+
+@pytest.mark.claim("AHP-TAB3")
+@pytest.mark.parametrize("params, want", [
+    ({"N_min": 1}, "holds"), ({"N_min": 1, "eps": 0.7, "eta": 0.0005}, "holds"),  # the float64 grid values
+    ({"N_min": 1000}, "VIOLATED"), ({"N_min": 1, "eps": 0.65}, None), ({"N_min": 1, "eta": 0.0004}, None)])
+def test_table_3_setting_is_checked_exactly(params, want):
+    """The experiments' setting: ε ∈ {0.5, …, 0.9} and η = 0.0005 as exact decimals or their float64 values; |N_T|
+    recounted by the referee."""
+    rng = np.random.default_rng(7)
+    X = rng.uniform(-0.5, 0.5, (40, 3))
+    y = np.where(rng.random(40) < 0.5, 1, -1)
+    p = {"preset": "experiments", "B": 8, "T_min": 10, **params}
+    try:
+        r = bounds.check("AHP-TAB3", X, y, kernel="linear", params=p, certify=True)
+    except bounds.base.PreconditionError:
+        assert want is None
+        return
+    assert r.verdict == want, r.certificate.reason
+    Xq, yl = exact_rows(X, y)
+    eps = Q(params.get("eps", 0.5))
+    with mpmath.workdps(60):  # the preset's U = √8/2, λ = U/√(4·8) = 1/4
+        ref = ahpatron_referee("linear", Xq, yl, 8, Q(1, 4), eps, Q(params.get("eta", Q(1, 2000))), mpmath.sqrt(8) / 2)
+    assert terms(certified(r))["|N_T|"] == [sum(ref["N"])] * 2
 
 
 # -------------------------------------------------------------------------------- witness, tampering, shapes
