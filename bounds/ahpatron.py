@@ -167,7 +167,8 @@ class _Theorem4Base(Claim):
         if nm.is_ball():  # certified: every hypothesis exactly, through squares (no tolerance)
             e = exact(ctx)
             ctx.require("c_t = 0.6", e["c"] == Fraction(3, 5), f"c = {e['c']}")
-            ctx.require("lambda = sqrt(2) U / sqrt(B)", e["lam2"] * B == 2 * e["U2"], f"λ² = {e['lam2']}, U² = {e['U2']}")
+            ctx.require("lambda = sqrt(2) U / sqrt(B)", e["lam2"] * B == 2 * e["U2"],
+                        f"λ² = {e['lam2']}, U² = {e['U2']}")
             ctx.require("B >= 50", B >= 50, f"B = {B}")
             ctx.require("U <= sqrt(B)/4", 16 * e["U2"] <= B, f"U² = {e['U2']}, B/16 = {Fraction(B, 16)}")
             ctx.require("3U/sqrt(B) < eps < 1", surd_sign(e["e0"], e["e1"] - 3, e["a2"]) > 0

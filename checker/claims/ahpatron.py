@@ -448,7 +448,8 @@ def t4s_steps(B_min: fmpq) -> dict:
         # 3a/(1 − 3a) ≤ 12a ⟺ 3/(1 − 3a) ≤ 12, increasing in a: worst at a = 1/4
         "3a/(1 - 3a) <= 12 a for a <= 1/4": (3 / (1 - 3 * q(1, 4)), "<=", fmpq(12)),
         # ‖f‖²/(2λ) = ‖f‖²√B/(2√2U) with λ = √2U/√B: 2√2 = 2·√2
-        "||f||^2/(2 lam) = ||f||^2 sqrt(B)/(2 sqrt2 U)": (2 * fmpq(2), "=", 2 * fmpq(2)),  # (2λ)(√B/U) = 2√2, squared /2
+        # (2λ·√B/U)² = 4λ²B/U² = 8 with λ² = 2U²/B, against the printed (2√2)²: an identity of λ's definition
+        "||f||^2/(2 lam) = ||f||^2 sqrt(B)/(2 sqrt2 U)": (4 * fmpq(2), "=", fmpq(2) ** 2 * 2),
         # λM/2 = UM/√(2B): (√2/2)² = (1/√2)²
         "lam M/2 = U M/sqrt(2B)": (fmpq(2, 4), "=", fmpq(1, 2)),
         # b/(1 − b) ≤ 0.9a ⟺ (1/√2)/(1 − b) ≤ 0.9, increasing in a: worst at a = 1/4

@@ -18,7 +18,8 @@ Readings where the paper leaves a choice (the learner's, named, so that its reco
   halving are ordered by insertion round without comparing coefficients: each entered with |α| = λ and was then
   multiplied by the same factors min{1, U/‖g‖} ≤ 1, so the older one's |α| is ≤ the newer one's (equal when no
   projection ran between them, an exact tie balls could not decide);
-* eq. 7 when f_{t,2} + f̂_{t,1} = 0 and c_tU > 0 (the sphere of H_{t,2} has no nearest point): c_tU κ(x_s, ·)/√κ(x_s, x_s)
+* eq. 7 when f_{t,2} + f̂_{t,1} = 0 and c_tU > 0 (the sphere of H_{t,2} has no nearest point):
+  c_tU κ(x_s, ·)/√κ(x_s, x_s)
   for the kept s of largest |α| (the oldest of equal ones) among those with κ(x_s, x_s) > 0 (``fbar_fallback``);
   none (``fbar_undefined``): f̄_t = 0;
 * ŷ_t = sign(f_t(x_t)) with sign(0) = +1 (|M_T| counts y_t = −1 at a zero score).
