@@ -8,10 +8,14 @@ Notation: a = U/√B; |M_T| = prediction mistakes (trace ``M``), M'_T and N_T th
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
+import learners
 from learners import numeric as nm
 from learners import params as P
+from learners.ahpatron import exact_setting
+from learners.params import defaults
 
 from .avp import close, sets
 from .base import Claim
@@ -25,6 +29,41 @@ REL_U = 1e-12  # relative slack when comparing U with √B/4
 
 def halvings(tr) -> np.ndarray:
     return np.asarray(tr["halving"], bool) if "halving" in tr else np.zeros(tr.T, bool)
+
+
+def q(n: int, d: int = 1):
+    """The rational n/d in the current backend: an exact-as-possible ball in certified mode (a printed constant such
+    as 0.9 is 9/10 there, never the float64 0.9), the float n/d otherwise."""
+    return nm.scalar(Fraction(n, d)) if nm.is_ball() else n / d
+
+
+def root(v):
+    """√v in the current backend (a ball's root in certified mode, never math.sqrt of a float)."""
+    return nm.sqrt(nm.scalar(v))
+
+
+def num(v):
+    """A value entering a right side: a ball in certified mode (the oracle's float radii and a float 0.0 loss are
+    exact numbers there; their products must not be rounded in float64), unchanged otherwise."""
+    return nm.scalar(v) if nm.is_ball() and not isinstance(v, nm.Ball) else v
+
+
+def surd_sign(p: Fraction, r: Fraction, r2: Fraction) -> int:
+    """The sign of p + r·√r2 (rationals, r2 ≥ 0), exactly."""
+    sp, sr = (p > 0) - (p < 0), (r > 0) - (r < 0)
+    if sr == 0 or r2 == 0:
+        return sp
+    if sp == 0 or sp == sr:
+        return sr
+    d = p * p - r * r * r2
+    return sp if d > 0 else (0 if d == 0 else sr)
+
+
+def exact(ctx) -> dict:
+    """The learner's parameters as exact numbers (learners.ahpatron.exact_setting of the given ones and the preset):
+    what the certified path decides the hypotheses on, with no tolerance."""
+    given = {**defaults(learners.params_of(ctx.learner)), **ctx.learner_params}
+    return exact_setting(int(given["B"]), given["preset"], *(given[k] for k in ("U", "lam", "eps", "eta", "c")))
 
 
 # ------------------------------------------------------------------------------------------- eqs. 6-9
@@ -52,6 +91,13 @@ class AhpatronProjection(Claim):
         h = halvings(tr)
         if not h.any():
             return ctx.result(0.0, 1.0, {"halvings": 0}, notes=["no halving round: nothing to check"], tol=0.0)
+        if nm.is_ball():  # certified: the enclosures themselves (the exact θ*, f̄_t give 0), the tolerances exact
+            res = [v for v, k in zip(tr["proj_residual"], h) if k]
+            err = [abs(nm.ball(a) - b) for a, b, k in zip(tr["fbar_norm"], tr["cU"], h) if k]
+            cu = [v for v, k in zip(tr["cU"], h) if k]
+            score = [nm.bmax(r / q(1, 10**8), e / (q(1, 10**9) * nm.bmax(1, c))) for r, e, c in zip(res, err, cu)]
+            return ctx.result(nm.bmax(*score), 1, {"halvings": int(h.sum()), "residual": nm.bmax(*res),
+                                                   "| ||fbar|| - cU |": nm.bmax(*err)}, tol=0.0)
         res = np.asarray(tr["proj_residual"], float)[h]
         err = np.abs(np.asarray(tr["fbar_norm"], float) - np.asarray(tr["cU"], float))[h]
         cu = np.asarray(tr["cU"], float)[h]
@@ -81,7 +127,7 @@ class AhpatronLemma1(Claim):
         mp, nn = sets(tr)
         K = int(mp.sum() + nn.sum())
         J = int(halvings(tr).sum())
-        return J, max(2 * K / B - 1, 0.0), {"J": J, "|M'_T|+|N_T|": K, "B": B}
+        return J, nm.bmax(q(2 * K, B) - 1, q(0)), {"J": J, "|M'_T|+|N_T|": K, "B": B}
 
     def screen_stack(self, st, learner, claim_params):
         """:meth:`sides` and the default tolerance (bounds.base.terms_tolerance of J, the right side and the terms
@@ -101,14 +147,15 @@ class AhpatronLemma1(Claim):
 # ---------------------------------------------------------------------------------------------- Theorem 4
 def thm4_parts(U: float, B: int, eps: float, n: int) -> tuple[float, float, float]:
     """(a = U/√B, Δ̄, Δ̲) of Theorem 4."""
-    a = U / math.sqrt(B)
-    b = U / math.sqrt(2 * B)
+    a = U / root(B)
+    b = U / root(2 * B)
     return a, (3 * a - eps) / (1 - 3 * a) * n, (b - eps) / (1 - b) * n
 
 
 def thm4_rhs(L: float, s: float, a: float, dbar: float, dund: float) -> float:
     """L + max{12a·L + Δ̄, 0.9a·L + ‖f‖²/(2a) + Δ̲} (√B/(2U) = 1/(2a))."""
-    return L + max(12 * a * L + dbar, 0.9 * a * L + s * s / (2 * a) + dund)
+    L, s = num(L), num(s)
+    return L + nm.bmax(12 * a * L + dbar, q(9, 10) * a * L + s * s / (2 * a) + dund)
 
 
 class _Theorem4Base(Claim):
@@ -117,6 +164,16 @@ class _Theorem4Base(Claim):
     def preconditions(self, ctx):
         p = ctx.resolved_params()
         B, U, lam, eps = p["B"], p["U"], p["lam"], p["eps"]
+        if nm.is_ball():  # certified: every hypothesis exactly, through squares (no tolerance)
+            e = exact(ctx)
+            ctx.require("c_t = 0.6", e["c"] == Fraction(3, 5), f"c = {e['c']}")
+            ctx.require("lambda = sqrt(2) U / sqrt(B)", e["lam2"] * B == 2 * e["U2"],
+                        f"λ² = {e['lam2']}, U² = {e['U2']}")
+            ctx.require("B >= 50", B >= 50, f"B = {B}")
+            ctx.require("U <= sqrt(B)/4", 16 * e["U2"] <= B, f"U² = {e['U2']}, B/16 = {Fraction(B, 16)}")
+            ctx.require("3U/sqrt(B) < eps < 1", surd_sign(e["e0"], e["e1"] - 3, e["a2"]) > 0
+                        and surd_sign(e["e0"] - 1, e["e1"], e["a2"]) < 0, f"ε = {e['e0']} + {e['e1']}·U/√B")
+            return
         ctx.require("c_t = 0.6", p["c"] != "norm" and close(p["c"], 0.6), f"c = {p['c']!r}")
         ctx.require("lambda = sqrt(2) U / sqrt(B)", close(lam, math.sqrt(2) * U / math.sqrt(B)),
                     f"λ = {lam:.6g}, √2U/√B = {math.sqrt(2) * U / math.sqrt(B):.6g}")
@@ -163,6 +220,9 @@ class AhpatronEq10(_Theorem4Base):
     def preconditions(self, ctx):
         super().preconditions(ctx)
         p = ctx.resolved_params()
+        if nm.is_ball():
+            ctx.require("U = sqrt(B)/4", 16 * exact(ctx)["U2"] == p["B"], f"U² = {exact(ctx)['U2']}")
+            return
         ctx.require("U = sqrt(B)/4", close(p["U"], math.sqrt(p["B"]) / 4), f"U = {p['U']:.6g}")
 
     def evaluate(self, ctx):
@@ -170,7 +230,8 @@ class AhpatronEq10(_Theorem4Base):
         tr = ctx.trace
 
         def rhs_of(L, s):
-            return max(4 * L + dbar, 1.3 * L + 2 * s * s + dund)
+            L, s = num(L), num(s)
+            return nm.bmax(4 * L + dbar, q(13, 10) * L + 2 * s * s + dund)
 
         rhs, lower, comp = against_comparators(ctx, tr.M, rhs_of, U=p["U"])
         return ctx.result(tr.M, rhs, {"|M_T|": tr.M, "|N_T|": n, "Delta_bar": dbar, "Delta_under": dund,
@@ -179,8 +240,13 @@ class AhpatronEq10(_Theorem4Base):
 
 
 # ---------------------------------------------------------------------------------------------- Theorem 5
-def alignment(K: np.ndarray, y: np.ndarray) -> float:
-    """A_T = Σ_t κ(x_t, x_t) − (1/T) YᵀKY."""
+def alignment(K: np.ndarray, y: np.ndarray):
+    """A_T = Σ_t κ(x_t, x_t) − (1/T) YᵀKY, in the arithmetic of K: float64 for the float Gram matrix, a ball for
+    the certified one (never a float taken of it)."""
+    if K.dtype == object:
+        w = np.asarray(y, dtype=object)
+        T = len(w)
+        return sum((K[t, t] for t in range(T)), nm.ball(0)) - (w @ nm.mv(K, w)) / T
     y = np.asarray(y, float)
     return float(np.trace(K) - y @ K @ y / len(y))
 
@@ -191,21 +257,27 @@ class AhpatronTheorem5(Claim):
 
     The minimum is bracketed by the oracle (certified lower bound, explicit comparator). Verdict: holds when the
     explicit comparator's loss ≤ A_T, violated when the certified lower bound > A_T (both with the reported
-    tolerance). Reported lhs = the certified lower bound of the minimum, rhs = A_T."""
+    tolerance). Reported lhs = the certified lower bound of the minimum, rhs = A_T. In certified mode A_T is
+    computed from the ball Gram matrix of the exact inputs (the float64 Gram matrix, whose entries a kernel of
+    degree 10⁶ rounds by up to 10⁻¹⁰, never enters it) and κ(x, x) = 1 is checked exactly."""
 
     id = "AHP-T5"
     PARAMS = (P.Param("U", "float", 1.0, low=1.0, doc="U >= 1: the comparator radius", boundary=(1.0, 2.0, 10.0)),)
 
     def preconditions(self, ctx):
         diag = ctx.kernel.diag(ctx.X)
-        ctx.require("kappa(x,x) = 1", bool(np.all(np.abs(diag - 1) <= 1e-12)),
-                    f"max |κ(x_t, x_t) − 1| = {float(np.max(np.abs(diag - 1))):.3g}")
+        if nm.is_ball():
+            ok = all(nm.ball(v) == 1 for v in diag)
+            ctx.require("kappa(x,x) = 1", ok, "some κ(x_t, x_t) ≠ 1 (checked exactly)")
+        else:
+            ctx.require("kappa(x,x) = 1", bool(np.all(np.abs(diag - 1) <= 1e-12)),
+                        f"max |κ(x_t, x_t) − 1| = {float(np.max(np.abs(diag - 1))):.3g}")
         ctx.require("U >= 1", ctx.claim_params["U"] >= 1, f"U = {ctx.claim_params['U']}")
 
     def evaluate(self, ctx):
-        U = float(ctx.claim_params["U"])
+        U = ctx.claim_params["U"]
         oracle = HingeOracle(ctx.X, ctx.y, ctx.kernel)
-        A = alignment(oracle.K, ctx.y)
+        A = alignment(oracle.Kb if nm.is_ball() else oracle.K, ctx.y)
         res = oracle.min_loss(U)
         ctx.comparator_f = res.comparator.expansion(ctx.X, ctx.kernel)
         gap = res.value - res.lower
@@ -217,14 +289,15 @@ class AhpatronTheorem5(Claim):
 # ---------------------------------------------------------------------------------------------- Theorem 6
 def t6_coef(zeta: float, U: float, B: int) -> float:
     """(1/4 + 9ζ/2)·U/√B."""
-    return (0.25 + 4.5 * zeta) * U / math.sqrt(B)
+    return (0.25 + 4.5 * zeta) * U / root(B)
 
 
 def t6_rhs(L: float, s: float, zeta: float, gamma: float, U: float, B: int, eps: float, n: int) -> float:
     """Theorem 6's right side at ζ: L + (1/γ)a_ζL + ((1 − 2ζ)/γ)‖f‖²√B/U + Δ_T(ζ), a_ζ = (1/4 + 9ζ/2)U/√B,
     Δ_T(ζ) = |N_T|(a_ζ − ε)/(1 − a_ζ)."""
+    L, s = num(L), num(s)
     a = t6_coef(zeta, U, B)
-    return L + a * L / gamma + (1 - 2 * zeta) / gamma * s * s * math.sqrt(B) / U + n * (a - eps) / (1 - a)
+    return L + a * L / gamma + (1 - 2 * zeta) / gamma * s * s * root(B) / U + n * (a - eps) / (1 - a)
 
 
 def zeta_run(tr, U: float) -> float | None:
@@ -281,10 +354,14 @@ class AhpatronTheorem6(Claim):
         p = ctx.resolved_params()
         B, U, lam, eps = p["B"], p["U"], p["lam"], p["eps"]
         gamma = float(ctx.claim_params["gamma"])
-        ctx.require("c_t = ||f_t||/U", p["c"] == "norm", f"c = {p['c']!r} (use c='norm')")
+        ctx.require("c_t = ||f_t||/U", isinstance(p["c"], str) and p["c"] == "norm", f"c = {p['c']!r} (use c='norm')")
         ctx.require("B >= 16", B >= 16, f"B = {B}")
-        ctx.require("lambda = U/(2 sqrt(B))", close(lam, U / (2 * math.sqrt(B))),
-                    f"λ = {lam:.6g}, U/(2√B) = {U / (2 * math.sqrt(B)):.6g}")
+        if nm.is_ball():  # certified: λ = U/(2√B) ⟺ 4Bλ² = U², exactly
+            e = exact(ctx)
+            ctx.require("lambda = U/(2 sqrt(B))", 4 * B * e["lam2"] == e["U2"], f"λ² = {e['lam2']}, U² = {e['U2']}")
+        else:
+            ctx.require("lambda = U/(2 sqrt(B))", close(lam, U / (2 * math.sqrt(B))),
+                        f"λ = {lam:.6g}, U/(2√B) = {U / (2 * math.sqrt(B)):.6g}")
         ctx.require("gamma in (0, 1)", 0 < gamma < 1, f"γ = {gamma}")
         for z in self.zetas(ctx, p, gamma):
             self.require_zeta(ctx, z, p, gamma)
@@ -301,7 +378,9 @@ class AhpatronTheorem6(Claim):
                 return [lo]  # fails require_zeta with the reason
             n = int(ctx.claim_params["zeta_grid"])
             grid = [lo + (hi - lo) * k / (n - 1) for k in range(n)] + ([0.5] if lo < 0.5 < hi else [])
-            return sorted(grid, key=nm.mid)  # in ball arithmetic each point is a ball around the float grid's
+            if nm.is_ball():  # the grid's points are sample points: their float values (exact), ζ_run kept as it is
+                grid = [zr if zr is not None else nm.mid(grid[0])] + [nm.mid(z) for z in grid[1:]]
+            return sorted(grid, key=nm.mid)
         return [float(mode)]
 
     def require_zeta(self, ctx, z, p, gamma):
@@ -309,6 +388,9 @@ class AhpatronTheorem6(Claim):
         zr = zeta_run(ctx.trace, U)
         lim = z == 0.0 and zr is None and ctx.claim_params["zeta"] == "run"
         ctx.require("0 < zeta <= 2", lim or 0 < z <= 2, f"ζ = {z:.6g}")
+        if nm.is_ball():
+            self.require_zeta_exact(ctx, z, zr, B, gamma)
+            return
         if zr is not None:
             ctx.require("eq. 11", z >= zr * (1 - 1e-12), f"ζ = {z:.6g} < ζ_run = {zr:.6g}")
         a = t6_coef(z, U, B)
@@ -316,36 +398,83 @@ class AhpatronTheorem6(Claim):
                     f"U = {U:.6g}, bound = {(1 - gamma) * math.sqrt(B) / (0.25 + 4.5 * z):.6g} at ζ = {z:.6g}")
         ctx.require("(1/4 + 9 zeta/2) U/sqrt(B) < eps < 1", a < eps < 1, f"ε = {eps}, (¼+9ζ/2)U/√B = {a:.6g}")
 
+    def require_zeta_exact(self, ctx, z, zr, B, gamma):
+        """The ζ hypotheses in certified mode, with no tolerance: eq. 11 holds with equality at ζ = ζ_run (a ball,
+        the same number by definition) and is decided in balls at a given ζ; U ≤ (1−γ)√B/k and k·U/√B < ε < 1
+        (k = ¼ + 9ζ/2) through squares when ζ is rational (a given float is its binary value), in balls at ζ_run."""
+        e = exact(ctx)
+        g = Fraction(gamma)
+        given = ctx.claim_params["zeta"] not in ("run", "all")
+        if given and zr is not None:
+            dist = nm.asarray(ctx.trace["dist_f_fbar"])[halvings(ctx.trace)].sum()
+            J = int(halvings(ctx.trace).sum())
+            ctx.require("eq. 11", dist <= nm.scalar(z) * ctx.resolved_params()["U"] * J, f"ζ = {float(z):.6g}")
+        if isinstance(z, nm.Ball):  # ζ_run
+            U, k = ctx.resolved_params()["U"], q(1, 4) + q(9, 2) * z
+            ctx.require("U <= (1-gamma) sqrt(B)/(1/4 + 9 zeta/2)", U * k <= (1 - nm.scalar(g)) * root(B),
+                        f"at ζ = ζ_run = {nm.mid(z):.6g}")
+            a = k * U / root(B)
+            ctx.require("(1/4 + 9 zeta/2) U/sqrt(B) < eps < 1", a < ctx.resolved_params()["eps"]
+                        and surd_sign(e["e0"] - 1, e["e1"], e["a2"]) < 0, f"(¼+9ζ/2)U/√B = {nm.mid(a):.6g}")
+            return
+        k = Fraction(1, 4) + Fraction(9, 2) * Fraction(z)
+        ctx.require("U <= (1-gamma) sqrt(B)/(1/4 + 9 zeta/2)", e["U2"] * k * k <= (1 - g) ** 2 * B,
+                    f"U² = {e['U2']}, ((1−γ)√B/k)² = {(1 - g) ** 2 * B / (k * k)} at ζ = {z}")
+        ctx.require("(1/4 + 9 zeta/2) U/sqrt(B) < eps < 1", surd_sign(e["e0"], e["e1"] - k, e["a2"]) > 0
+                    and surd_sign(e["e0"] - 1, e["e1"], e["a2"]) < 0, f"ε = {e['e0']} + {e['e1']}·U/√B, k = {k}")
+
     def evaluate(self, ctx):
+        """Each ζ (one, or the grid of ζ = 'all'): the right side at its explicit comparator and its certified lower
+        bound over H_U. Reported: the ζ with the smallest slack at its comparator (a violation there is a
+        violation), and as the lower bound the smallest over every ζ (so "holds" covers every ζ of the grid)."""
         p = ctx.resolved_params()
         gamma = float(ctx.claim_params["gamma"])
         tr = ctx.trace
         n = int(sets(tr)[1].sum())
         zr = zeta_run(tr, p["U"])
-        worst = None
-        for z in self.zetas(ctx, p, gamma):
-            res = self.at_zeta(ctx, z, p, gamma, n)
-            if worst is None or res.slack < worst.slack:
-                worst = res
-        worst.terms["zeta_run"] = "none (no halving)" if zr is None else zr
-        return worst
+        zs = self.zetas(ctx, p, gamma)
+        outs = [self.at_zeta(ctx, z, p, gamma, n) for z in zs]
+        w = min(range(len(outs)), key=lambda i: nm.mid(outs[i]["rhs"]) - tr.M)
+        best = outs[w]
+        ctx.comparator_f = best["f"]
+        lowers = [o["lower"] for o in outs]
+        lower = None if any(v is None for v in lowers) else lowers[0] if len(lowers) == 1 else nm.bmin(*lowers)
+        res = ctx.result(tr.M, best["rhs"], best["terms"], rhs_lower=lower, comparator=best["comp"])
+        res.terms["zeta_run"] = "none (no halving)" if zr is None else zr
+        if ctx.claim_params["zeta"] == "all":
+            # the grid's first point is ζ_run itself when the run halved (zetas: the smallest), a float otherwise
+            res.zeta_grid = (["run" if i == 0 and zr is not None else float(z) for i, z in enumerate(zs)], w)
+        return res
 
-    def at_zeta(self, ctx, z, p, gamma, n):
+    def certificate_evidence(self, res) -> dict:
+        """ζ = 'all': ``zetas``, the grid's points (exact binary fractions, "run" for ζ_run), and ``worst``, the
+        index of the reported one (checker: AHP-T6's statement checks every point and bounds the right side below
+        at each)."""
+        grid = getattr(res, "zeta_grid", None)
+        if grid is None:
+            return {}
+        from .certificate import exact as exact_number
+
+        return {"zetas": [z if z == "run" else exact_number(z) for z in grid[0]], "worst": grid[1]}
+
+    def at_zeta(self, ctx, z, p, gamma, n) -> dict:
         U, B, eps = p["U"], p["B"], p["eps"]
+        if nm.is_ball():  # a given ζ (a float: its binary value) enters the right side as an exact ball
+            z, gamma = nm.scalar(z), nm.scalar(gamma)
         tr = ctx.trace
 
         def rhs_of(L, s):
             return t6_rhs(L, s, z, gamma, U, B, eps, n)
 
         if 1 - 2 * z >= 0:
-            quad = (1 + t6_coef(z, U, B) / gamma, (1 - 2 * z) / gamma * math.sqrt(B) / U)
+            quad = (1 + t6_coef(z, U, B) / gamma, (1 - 2 * z) / gamma * root(B) / U)
             rhs, lower, comp = against_comparators(ctx, tr.M, rhs_of, U=U, quadratic=quad)
         else:
             rhs, lower, comp = against_comparators(ctx, tr.M, rhs_of, U=U, s_increasing=False)
-        return ctx.result(tr.M, rhs, {"|M_T|": tr.M, "|N_T|": n, "J": int(halvings(tr).sum()), "zeta": z,
-                                      "gamma": gamma, "Delta_T(zeta)": rhs_of(0.0, 0.0),
-                                      "L_T(f)": comp["loss"], "||f||": comp["norm"]},
-                          rhs_lower=lower, comparator=comp)
+        terms = {"|M_T|": tr.M, "|N_T|": n, "J": int(halvings(tr).sum()), "zeta": z, "gamma": gamma,
+                 "Delta_T(zeta)": rhs_of(0.0, 0.0), "L_T(f)": comp["loss"], "||f||": comp["norm"]}
+        return {"rhs": rhs, "lower": lower, "comp": comp, "terms": terms,
+                "f": ctx.comparator_f}
 
 
 # ---------------------------------------------------------------------------------------------- Table 3
@@ -370,6 +499,15 @@ class AhpatronTable3(Claim):
     def preconditions(self, ctx):
         p = ctx.resolved_params()
         B, U = p["B"], p["U"]
+        if nm.is_ball():  # certified: exactly (η and ε: the exact decimals, or the float64 values of a float run)
+            e = exact(ctx)
+            ok = (e["c"] == "norm" and 4 * e["U2"] == B and 4 * B * e["lam2"] == e["U2"]
+                  and e["eta"] in (Fraction(1, 2000), Fraction(0.0005)))
+            ctx.require("experiments' setting", ok, f"exact parameters {e} (use preset='experiments')")
+            grid = [Fraction(k, 10) for k in (5, 6, 7, 8, 9)] + [Fraction(k / 10) for k in (6, 7, 8, 9)]
+            ctx.require("eps in {0.5,...,0.9}", e["e1"] == 0 and e["e0"] in grid, f"ε = {e['e0']}")
+            ctx.require("T >= T_min", ctx.T >= ctx.claim_params["T_min"], f"T = {ctx.T} < {ctx.claim_params['T_min']}")
+            return
         ctx.require("experiments' setting", p["c"] == "norm" and close(U, math.sqrt(B) / 2)
                     and close(p["lam"], U / math.sqrt(4 * B)) and close(p["eta"], 0.0005),
                     f"params {p} (use preset='experiments')")
@@ -380,5 +518,5 @@ class AhpatronTable3(Claim):
     def evaluate(self, ctx):
         tr = ctx.trace
         n = int(sets(tr)[1].sum())
-        return ctx.result(ctx.claim_params["N_min"], n, {"|N_T|": n, "T": tr.T, "|N_T|/T": n / tr.T,
+        return ctx.result(ctx.claim_params["N_min"], n, {"|N_T|": n, "T": tr.T, "|N_T|/T": q(n, tr.T),
                                                          "|M_T|": tr.M}, tol=0.0)

@@ -49,9 +49,11 @@ def against_loss(ctx: Context, lhs: float, rhs_of_L, U: float):
     return against_comparators(ctx, lhs, lambda L, s: rhs_of_L(L), U=U)
 
 
-def tilted_min(oracle: HingeOracle, g: np.ndarray, U: float, a_hint: np.ndarray | None = None):
+def tilted_min(oracle: HingeOracle, g: np.ndarray, U: float, a_hint: np.ndarray | None = None,
+               evidence: "list | None" = None):
     """min over ‖f‖ ≤ U of L_T(f) − ⟨G, f⟩ with G = Σ g_t κ(x_t, ·): (value at an explicit f, certified lower
-    bound, comparator). ``a_hint`` is an extra dual point to try (it certifies the U = ∞ case exactly).
+    bound, comparator). ``a_hint`` is an extra dual point to try (it certifies the U = ∞ case exactly). In certified
+    mode the dual points whose bounds were evaluated (clipped into [0, 1]^T) are appended to ``evidence``.
 
     In ball arithmetic the float64 solve (at the midpoints of g and U) chooses the comparator and the dual point;
     the value is then re-evaluated at that explicit comparator (scaled into the ball for certain) and the lower
@@ -63,6 +65,9 @@ def tilted_min(oracle: HingeOracle, g: np.ndarray, U: float, a_hint: np.ndarray 
         if nm.isfinite(U) and not nm.upper(comp.norm) <= nm.lower(U):
             comp = oracle.scaled(comp, U)
         value = comp.loss - g @ comp.values
+        points = [np.clip(np.nan_to_num(np.asarray(a, float)), 0.0, 1.0) for a in points]
+        if evidence is not None:
+            evidence.extend(points)
         lowers = [b for b in (_tilted_dual_ball(oracle, g, U, a) for a in points) if b != -math.inf]
         return value, nm.bmin(nm.bmax(*lowers), value) if lowers else -math.inf, comp
     value, lower, comp, _ = _tilted_min_float(oracle, g, U, a_hint)
@@ -186,18 +191,35 @@ class AVPTheorem3(Claim):
         terms = {"|M'_T|": lhs, "|N_T|": int(nn.sum()), "sum_M' lam/2 + sum_N (lam/2 - eps)": const, "A": A}
         if ctx.comparator is None or ctx.comparator == "oracle":
             oracle = HingeOracle(ctx.X, ctx.y, ctx.kernel)
-            value, lower, comp = tilted_min(oracle, g, U, a_hint=tr.updated.astype(float))
+            points: list = []
+            value, lower, comp = tilted_min(oracle, g, U, a_hint=tr.updated.astype(float), evidence=points)
             ctx.comparator_f = comp.expansion(ctx.X, ctx.kernel)
             terms.update({"L_T(f)": comp.loss, "||f||": comp.norm, "<G,f>": g @ comp.values})
-            return ctx.result(lhs, value + A + const, terms, rhs_lower=lower + A + const,
-                              comparator={"kind": "oracle", **comp.describe()})
+            res = ctx.result(lhs, value + A + const, terms, rhs_lower=lower + A + const,
+                             comparator={"kind": "oracle", **comp.describe()})
+            res.tilted_dual = points
+            return res
         f = ctx.comparator if ctx.comparator != "zero" else None
-        vals = np.zeros(ctx.T) if f is None else np.asarray(f.values(ctx.X), float)
-        s = 0.0 if f is None else float(f.norm)
-        ctx.require("||f|| <= U", s <= U * (1 + 1e-12), f"‖f‖ = {s:.6g}, U = {U:.6g}")
-        L = hinge(vals, ctx.y.astype(float))
-        terms.update({"L_T(f)": L, "||f||": s, "<G,f>": float(g @ vals)})
-        return ctx.result(lhs, L - float(g @ vals) + A + const, terms, comparator={"kind": "given", "norm": s})
+        if nm.is_ball():  # certified: the given comparator's values and norm in balls, ‖f‖ ≤ U exactly
+            vals = nm.full(ctx.T, 0) if f is None else f.values(ctx.X)
+            s = nm.scalar(0) if f is None else f.norm
+            ctx.require("||f|| <= U", s <= U, "the given comparator's ‖f‖ > U")
+            L = nm.pos_part(1 - ctx.y * vals).sum()
+        else:
+            vals = np.zeros(ctx.T) if f is None else np.asarray(f.values(ctx.X), float)
+            s = 0.0 if f is None else float(f.norm)
+            ctx.require("||f|| <= U", s <= U * (1 + 1e-12), f"‖f‖ = {s:.6g}, U = {U:.6g}")
+            L = hinge(vals, ctx.y.astype(float))
+        Gf = g @ vals
+        terms.update({"L_T(f)": L, "||f||": s, "<G,f>": Gf})
+        return ctx.result(lhs, L - Gf + A + const, terms, comparator={"kind": "given", "norm": s})
+
+    def certificate_evidence(self, res) -> dict:
+        """``tilted_dual``: the dual points a ∈ [0, 1]^T (exact binary fractions) whose weak-duality bounds
+        Σa_t − U‖Σ(g_t + a_t y_t)κ(x_t, ·)‖ gave the certified lower bound (checker: AVP-T3's statement)."""
+        from .certificate import exact as exact_number
+
+        return {"tilted_dual": [[exact_number(v) for v in a] for a in getattr(res, "tilted_dual", [])]}
 
 
 @claim

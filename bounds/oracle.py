@@ -206,9 +206,14 @@ class HingeOracle:
 
     @cached_property
     def Kb(self) -> np.ndarray:
-        """The Gram matrix in ball arithmetic (certified mode only)."""
+        """The Gram matrix in ball arithmetic (certified mode only); a unit-diagonal kernel's κ(x, x) = 1 exactly
+        (its ball formula r^D with r = p/(√p√p) is only a ball around 1, which no tie such as A_T = 0 can use)."""
         Xb = nm.asarray(self.X)
-        return self.kernel.matrix(Xb, Xb)
+        K = self.kernel.matrix(Xb, Xb)
+        if getattr(self.kernel, "unit_diagonal", False):
+            for t in range(len(K)):
+                K[t, t] = nm.scalar(1)
+        return K
 
     @cached_property
     def _Kb_mat(self):

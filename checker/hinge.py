@@ -51,6 +51,11 @@ def _gram_pass(c: Certificate) -> dict:
     return c.__dict__["_gram_pass"]
 
 
+def v_norm_sq(c: Certificate, w: list) -> Real:
+    """‖Σ_t w_t κ(x_t, ·)‖² = Σ_t w_t (Kw)_t (one Gram pass)."""
+    return total(wt * v for wt, v in zip(w, c.K.products([w])[0]) if wt != 0)
+
+
 def comparator(c: Certificate) -> "tuple[list, Real] | None":
     """(f(x_t) for every t, ‖f‖²) of the certificate's explicit comparator, or None when it has none."""
     if c.comparator is None:

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import functools
 import math
+from fractions import Fraction
 from typing import Any, Callable, ClassVar
 
 import numpy as np
@@ -70,6 +71,25 @@ def resolve(B: int, preset: str, U, lam, eps, eta, c) -> dict:
     if eps is None:
         eps = (1 + 3 * U / math.sqrt(B)) / 2 if preset == "thm4" else base["eps"]
     return {"B": B, "U": U, "lam": lam, "eps": eps, "eta": eta, "c": c}
+
+
+def exact_setting(B: int, preset: str, U=None, lam=None, eps=None, eta=None, c=None) -> dict:
+    """The parameters as exact numbers, for hypotheses decided without rounding: a given float is its own binary
+    value, a preset value the number its formula defines. Square roots stay implicit: ``U2`` = U², ``a2`` =
+    (U/√B)², ``lam2`` = λ² (all rational) and ε = ``e0`` + ``e1``·U/√B (the thm4 preset's (1 + 3U/√B)/2); ``eta``
+    and ``c`` (a Fraction or "norm") as they are."""
+    thm4 = preset == "thm4"
+    F = lambda v: Fraction(v)  # noqa: E731  (a float's exact binary value)
+    if U is None:
+        U2, a2 = Fraction(B, 16 if thm4 else 4), Fraction(1, 16 if thm4 else 4)
+    else:
+        U2 = F(U) ** 2
+        a2 = U2 / B
+    lam2 = (2 * a2 if thm4 else a2 / 4) if lam is None else F(lam) ** 2
+    e0, e1 = ((Fraction(1, 2), Fraction(3, 2) if thm4 else Fraction(0)) if eps is None else (F(eps), Fraction(0)))
+    return {"B": B, "U2": U2, "a2": a2, "lam2": lam2, "e0": e0, "e1": e1,
+            "eta": Fraction(1, 2000) if eta is None else F(eta),
+            "c": (Fraction(3, 5) if thm4 else "norm") if c is None else (c if isinstance(c, str) else F(c))}
 
 
 @register("ahpatron")
@@ -108,14 +128,41 @@ class Ahpatron(AggressiveLearner):
             if p["c"] > 1:
                 raise ValueError(f"{who}: c must be in (0, 1] or 'norm', got {p['c']!r}")
         self.B, self.U, self.lam, self.eps, self.eta, self.c = (p[k] for k in ("B", "U", "lam", "eps", "eta", "c"))
+        self._preset = preset
+        self._derived = frozenset(k for k, v in (("U", U), ("lam", lam), ("eps", eps), ("eta", eta), ("c", c))
+                                  if v is None)  # the parameters the preset defines (by a formula, not a float)
         super().__init__(kernel, **p)
 
     #: Called as after_halving(j) after the j-th halving step when set (None: nothing). The certified replay at
     #: data-set scale (issue 14) lowers its working precision there, as fewer halvings remain to widen the balls.
     after_halving: "Callable[[int], None] | None" = None
 
+    def exact_preset(self) -> None:
+        """Ball arithmetic: the preset's parameters as the exact numbers its formulas define, not their float64
+        roundings (a float λ = fl(√2U/√B) meets Theorem 4's λ = √2U/√B only up to a rounding, and a certified verdict
+        needs the hypothesis exactly): U = √B/4 (thm4) or √B/2 (experiments), λ = √2·U/√B or U/√(4B), c = 3/5,
+        η = 1/2000, ε = (1 + 3U/√B)/2 or 1/2. A parameter given explicitly keeps its own (exact binary) value."""
+        d, thm4 = self._derived, self._preset == "thm4"
+        B = nm.scalar(self.B)
+        if "U" in d:
+            self.U = nm.sqrt(B) / (4 if thm4 else 2)
+            a = nm.scalar(Fraction(1, 4) if thm4 else Fraction(1, 2))  # U/√B, exactly
+        else:
+            a = self.U / nm.sqrt(B)
+        if "c" in d and thm4:
+            self.c = nm.scalar(Fraction(3, 5))
+        if "eta" in d:
+            self.eta = nm.scalar(Fraction(1, 2000))
+        if "lam" in d:
+            self.lam = nm.sqrt(nm.scalar(2)) * a if thm4 else a / 2  # √2U/√B, or U/√(4B) = (U/√B)/2
+        if "eps" in d:
+            self.eps = (1 + 3 * a) / 2 if thm4 else nm.scalar(Fraction(1, 2))
+        self.params.update(U=self.U, lam=self.lam, eps=self.eps, eta=self.eta, c=self.c)
+
     def reset(self) -> None:
         super().reset()
+        if nm.is_ball():
+            self.exact_preset()
         self._zeta_sum = nm.scalar(0)
         self._halvings = 0
         self._last_halving = 0  # the last halving round (0: none yet); points born on or after it are fresh
@@ -157,18 +204,22 @@ class Ahpatron(AggressiveLearner):
         G, a = self.f.gram, self.f.alpha
         b = nm.mv(G[np.ix_(keep, drop)], a[drop])
         r = nm.mv(G[np.ix_(keep, keep)], theta) + self.eta * theta - b
-        return nm.sqrt(nm.dot(r, r)) / (nm.sqrt(nm.dot(b, b)) + 1e-300)
+        return nm.sqrt(nm.dot(r, r)) / (nm.sqrt(nm.dot(b, b)) + 1e-300)  # tuning: 0/0 guard (b = 0: r = 0)
 
     def rescale(self, keep: np.ndarray, v: np.ndarray, target: Any) -> tuple[np.ndarray, bool, bool]:
         """Eq. 7: ᾱ with ‖Σ_keep ᾱ_i κ(x_i, ·)‖ = target along v (the fallbacks of the module docstring);
         returns (ᾱ, fallback used, eq. 7 undefined)."""
         f = self.f
-        vnorm = nm.sqrt(max(nm.quad(f.gram[np.ix_(keep, keep)], v), nm.scalar(0)))
-        fallback = not vnorm > 0 and target > 0
-        kd = np.asarray(f.kdiag[keep], dtype=float)
-        undefined = bool(fallback and not np.any(kd > 0))
+        vnorm = nm.sqrt(nm.nonneg(nm.quad(f.gram[np.ix_(keep, keep)], v)))
+        fallback = bool(not vnorm > 0 and target > 0)
+        # the kept points with κ(x, x) > 0, compared as numbers (balls in certified mode, never their floats)
+        live = [i for i, k in enumerate(f.kdiag[keep]) if k > 0] if fallback else []
+        undefined = bool(fallback and not live)
         if fallback and not undefined:
-            j = int(np.argmax(np.where(kd > 0, np.abs(np.asarray(f.alpha[keep], dtype=float)), -1.0)))
+            j = live[0]  # the largest |α| among them, the first (oldest) of equal ones
+            for i in live[1:]:
+                if abs(f.alpha[keep[i]]) > abs(f.alpha[keep[j]]):
+                    j = i
             v = nm.full(len(keep), 0)
             v[j] = 1 / nm.sqrt(f.kdiag[keep[j]])
             vnorm = nm.scalar(1)
@@ -185,7 +236,7 @@ class Ahpatron(AggressiveLearner):
         abar, fallback, undefined = self.rescale(keep, f.alpha[keep] + theta, target)
         G = f.gram
         cross = nm.dot(abar, nm.mv(G[keep, :], f.alpha))  # ⟨f̄_t, f_t⟩ from the stored Gram matrix
-        dist = nm.sqrt(max(f.norm_sq - 2 * cross + nm.quad(G[np.ix_(keep, keep)], abar), nm.scalar(0)))
+        dist = nm.sqrt(nm.nonneg(f.norm_sq - 2 * cross + nm.quad(G[np.ix_(keep, keep)], abar)))
         f.restrict(keep, abar)
         self._halvings += 1
         self._zeta_sum += dist

@@ -85,9 +85,14 @@ class AggressiveLearner(KernelLearner):
         norm = self.f.norm
         self.log("norm_tilde", norm)
         s = nm.scalar(1)
-        if math.isfinite(self.U) and norm > self.U:
-            s = self.U / norm
-            self.f.scale(s)
+        if nm.isfinite(self.U):
+            try:
+                project = norm > self.U
+            except nm.Uncertain:  # ‖g‖ = U up to the balls (an exact tie: the preset's λ = U at B = 2): the factor
+                project = None  # min{1, U/‖g‖} needs no decision, its ball (containing 1) encloses it either way
+            if project is None or project:
+                s = self.U / norm if project else nm.bmin(nm.scalar(1), self.U / norm)
+                self.f.scale(s)
         self.log("proj", s)
         return s
 
