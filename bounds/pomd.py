@@ -47,6 +47,31 @@ def support_history(trace) -> tuple[np.ndarray, np.ndarray]:
     return added, tested
 
 
+def rational_kernel(kernel) -> bool:
+    """Whether κ is rational on float64 data: the linear kernel, and the normalised polynomial kernel of an even
+    degree (its normalisation √((c + ‖u‖²)(c + ‖v‖²)) is raised to an even power) up to degree 16 (beyond it the
+    exact powers are too long to be worth it)."""
+    return kernel.name == "linear" or (kernel.name == "poly" and int(kernel.degree) % 2 == 0
+                                       and int(kernel.degree) <= 16)
+
+
+def exact_kernel_matrix(kernel, X: np.ndarray) -> list:
+    """[[κ(x_i, x_j)]] in exact rationals (python-flint fmpq) for a :func:`rational_kernel`, the float64 data read as
+    the binary fractions they are."""
+    from fractions import Fraction
+
+    from flint import fmpq
+
+    Xq = [[fmpq(*Fraction(float(v)).as_integer_ratio()) for v in row] for row in X]
+    dot = lambda u, v: sum((a * b for a, b in zip(u, v)), fmpq(0))  # noqa: E731
+    G = [[dot(u, v) for v in Xq] for u in Xq]
+    if kernel.name == "linear":
+        return G
+    c, D = fmpq(*Fraction(float(kernel.c)).as_integer_ratio()), int(kernel.degree)
+    return [[(c + G[i][j]) ** D / ((c + G[i][i]) * (c + G[j][j])) ** (D // 2) for j in range(len(G))]
+            for i in range(len(G))]
+
+
 def without_numerical_zeros(lam: np.ndarray, T: int) -> np.ndarray:
     """The eigenvalues λ_1 ≥ λ_2 ≥ ... of a T×T kernel matrix with those at most 16·T·ε·λ_1 set to 0: LAPACK's
     symmetric eigensolver is backward stable (each computed eigenvalue within a small multiple of T·ε·‖K‖ of an
@@ -73,11 +98,23 @@ class ALDDeterminant(Claim):
 
     id = "ALD-DET"
     learners = ("pomd", "pomdr")
-    uncertifiable = ("an identity (α_t = det ratio) checked against LAPACK determinants: ball arithmetic can refute a "
-                     "false identity but not prove a true one, and no certified determinant is computed")
     PARAMS = (P.Param("max_tests", "int", 400, low=1, high=10**6, doc="support additions re-tested", search=False),)
 
+    def uncertified_reason(self, res):
+        """Certified only with a rational kernel (:func:`rational_kernel`): there both sides are exact rationals and
+        the identity is proven (or refuted) exactly; with any other kernel both are irrational balls, which can
+        refute a false identity but never prove a true one."""
+        from learners import parse_kernel
+
+        if res.kernel is not None and rational_kernel(parse_kernel(res.kernel)):
+            return None
+        return (f"an identity (α_t = det ratio) of irrational numbers with the {res.kernel} kernel: ball arithmetic "
+                f"can refute a false identity but not prove a true one (it is proven exactly with the linear and the "
+                f"even-degree polynomial kernels)")
+
     def evaluate(self, ctx):
+        if nm.is_ball():
+            return self._exact(ctx)
         tr = ctx.trace
         added, tested = support_history(tr)
         alpha = np.asarray([float(v) for v in tr["alpha_t"]]) if "alpha_t" in tr else np.full(tr.T, np.nan)
@@ -85,6 +122,36 @@ class ALDDeterminant(Claim):
         worst, where, tol = self.sides([(added, tested)], alpha[None], C, kd, int(ctx.claim_params["max_tests"]))
         return ctx.result(float(worst[0]), 0.0, {"worst round": int(where[0]), "ALD tests": len(tested)},
                           tol=float(tol[0]))
+
+    def _exact(self, ctx):
+        """The certified evaluation (rational kernels only, :meth:`uncertified_reason`): at each of the first
+        ``max_tests`` ALD tests with S_t ≠ ∅ of the (ball) run, α_t of eq. 4, κ(x_t, x_t) − kᵀK_S⁻¹k, by an exact
+        solve and the ratio det K_{S∪{x_t}} / det K_S by two exact determinants (python-flint fmpq_mat, from the
+        exact binary data), so lhs = max_t |α_t − ratio_t| / κ(x_t, x_t) is an exact rational. The learner's own α_t
+        (a ball) must contain the exact value; where it does not, its distance to the ratio is reported instead
+        (then lhs > 0 for certain: the learner's α_t is wrong)."""
+        from flint import arb, fmpq_mat
+
+        tr = ctx.trace
+        added, tested = support_history(tr)
+        tests, sizes = self._tests(added, tested, int(ctx.claim_params["max_tests"]))
+        pts = sorted(set(added.tolist()) | set(tests.tolist()))
+        G = exact_kernel_matrix(ctx.kernel, np.asarray(ctx.X, float)[pts])
+        at = {t: i for i, t in enumerate(pts)}
+        worst, where = nm.ball(0), -1
+        for t, m in zip(tests.tolist(), sizes.tolist()):
+            S, i = [at[s] for s in added[:m].tolist()], at[t]
+            K_S = fmpq_mat([[G[r][c] for c in S] for r in S])
+            k = fmpq_mat([[G[r][i]] for r in S])
+            alpha = G[i][i] - (k.transpose() * K_S.solve(k))[0, 0]  # eq. 4
+            big = fmpq_mat([[G[r][c] for c in S + [i]] for r in S + [i]])
+            ratio = big.det() / K_S.det()
+            own = nm.ball(tr["alpha_t"][t])
+            err = (abs(alpha - ratio) / G[i][i]) if own.a.contains(arb(alpha)) else abs(own.a - arb(ratio)) / G[i][i]
+            err = nm.Ball(arb(err))  # exact when err is the exact rational (0 when the identity holds)
+            if not err.a.is_zero() and (where < 0 or err > worst):
+                worst, where = err, t + 1
+        return ctx.result(worst, 0.0, {"worst round": where, "ALD tests": len(tested)})
 
     def screen_stack(self, st, learner, claim_params):
         """:meth:`sides` for every run of a batch (the same function: the determinants of all runs are computed
@@ -390,7 +457,19 @@ class ALDBudget(Claim):
 
 # ---------------------------------------------------------------------------------------------- Lemma 3 (S)
 def lemma3_sides(sigma) -> tuple:
-    """(Σσ_t/√(ε + Σ_{τ<t}σ_τ), the proof's 2√(max σ + Σσ), 2√2·√Σσ) in mpmath (50 digits), ε = max σ."""
+    """(Σσ_t/√(ε + Σ_{τ<t}σ_τ), the proof's 2√(max σ + Σσ), 2√2·√Σσ), ε = max σ: in mpmath (50 digits), or in balls
+    inside ``nm.ball_arithmetic`` (the σ_t enter exactly, every root is a ball). Every σ_t = 0 (ε = 0) gives 0/0
+    terms, read as 0."""
+    if nm.is_ball():
+        s = [nm.ball(v) for v in sigma]
+        eps = nm.bmax(*s)
+        if eps.a.is_exact() and eps.a.is_zero():
+            return nm.ball(0), nm.ball(0), nm.ball(0)
+        acc, lhs = nm.ball(0), nm.ball(0)
+        for v in s:
+            lhs += v / nm.sqrt(eps + acc)
+            acc += v
+        return lhs, 2 * nm.sqrt(eps + acc), 2 * nm.sqrt(nm.ball(2)) * nm.sqrt(acc)
     with mpmath.workdps(50):
         s = [mpmath.mpf(v) for v in sigma]
         eps = max(s)
@@ -414,7 +493,7 @@ class Lemma3(Claim):
     id = "POM-L3"
     learners = ("pomd",)
     PARAMS = (P.Param("sigma", "floats", None, low=0.0, none_ok=True,
-                      doc="sigma_t >= 0, the eigenvalues (none: the sequence's kernel matrix)"),)
+                      doc="sigma_t >= 0 (none: the delta_t of the run on the given sequence)"),)
     needs_sequence = False
     unit_kernel = False
 
@@ -426,7 +505,10 @@ class Lemma3(Claim):
     def evaluate(self, ctx):
         s = ctx.claim_params["sigma"]
         if s is None:
-            s = np.nan_to_num(ctx.trace["delta"])
+            s = nm.nan_to_zero(ctx.trace["delta"])
+        if nm.is_ball():  # the balls themselves: no float of an irrational quantity (a zero-width "enclosure")
+            lhs, mid, rhs = lemma3_sides(list(s))
+            return ctx.result(lhs, rhs, {"proof step 2 sqrt(max + sum)": mid, "T": len(s)})
         lhs, mid, rhs = lemma3_sides(list(np.asarray(s, float)))
         return ctx.result(float(lhs), float(rhs), {"proof step 2 sqrt(max + sum)": float(mid), "T": len(s)},
                           tol=1e-30 + 1e-40 * float(rhs))
@@ -557,7 +639,7 @@ class POMDTheorem2(_RegretClaim):
         S = nm.nan_to_zero(tr["delta"]).sum()
         omdr = bool(tr.is_kind("omdr-add").any() or tr.is_kind("omdr-halve").any())
         base = 3 * U * nm.sqrt(S) + 9 * U
-        extra = 3 * U * nm.sqrt(2 * T * S) / math.sqrt(p["B"]) if omdr else 0.0
+        extra = 3 * U * nm.sqrt(2 * T * S) / nm.sqrt(p["B"]) if omdr else 0.0  # √B a ball in certified runs
         lhs = np.sum(tr["loss"])
         rhs, lower, comp = _regret_rhs(ctx, base, extra, U, lhs)
         return ctx.result(lhs, rhs, {"sum loss": lhs, "sum delta": S, "3U sqrt(sum delta) + 9U": base,
@@ -582,7 +664,7 @@ class POMDCorollary1(_RegretClaim):
         A = kernel_alignment(ctx.X, ctx.y, ctx.kernel)
         omdr = bool(tr.is_kind("omdr-add").any() or tr.is_kind("omdr-halve").any())
         base = 6 * U * nm.sqrt(A) + 2 * D + 9 * U
-        extra = 6 * U * nm.sqrt(2 * T * (A + 2 * D)) / math.sqrt(p["B"]) if omdr else 0.0
+        extra = 6 * U * nm.sqrt(2 * T * (A + 2 * D)) / nm.sqrt(p["B"]) if omdr else 0.0  # √B a ball when certified
         lhs = np.sum(tr["loss"])
         rhs, lower, comp = _regret_rhs(ctx, base, extra, U, lhs)
         return ctx.result(lhs, rhs, {"sum loss": lhs, "A_T": A, "6U sqrt(A_T) + 2D + 9U": base, "OMDR term": extra,
