@@ -28,6 +28,11 @@ Readings:
   POMD learning rate uses for D = 1; Lemma 3 stays valid for any ε ≥ max δ.
 * The halving drops {τ_j}_{j=B/2+1}^{B} with τ_1 < ... < τ_B, i.e. the newest half (as printed).
 * Line 12 ("compute ∇̄_t") has no effect on the update and is omitted; D defaults to 1 (κ(x, x) ≤ 1).
+* A loss round whose gradient is the zero function (κ(x_t, x_t) = 0, hence κ(x_t, ·) = 0, e.g. x_t = 0 under the
+  linear kernel) changes nothing: the text says "if ∇_t = 0, then f'_t = f'_{t−1} ... we do not add (x_t, y_t) into
+  S_t" and "we use the ALD condition to update S_t only if ∇_t ≠ 0", while line 7 tests ℓ_t > 0; with line 7 alone,
+  footnote 2's α_t = D would put x_t into S and make K_S singular (the paper's setting κ ∈ [A, D], A > 0, excludes
+  such points). Its δ_t = max{‖0 − ∇̄_t‖² − ‖∇̄_t‖², 0} = 0 is logged, as on the rounds without loss.
 * ``pomd`` is "always execute POMD" (Remark 1): no B₀, no OMDR. ``pomdr`` takes B₀ (default ⌈15 ln T⌉ as in the
   experiments, lowered to B/2 when that is not below B, since Algorithm 1 needs B > B₀) and an even B.
 
@@ -136,7 +141,7 @@ class _OptimisticMD(KernelLearner):
         self.log("loss", loss)
         kxx = nm.scalar(self.kernel.kxx(x))
         kind = "none"
-        if loss > 0:
+        if loss > 0 and kxx > 0:  # ∇_t = −y_tκ(x_t, ·) ≠ 0; κ(x_t, x_t) = 0 makes it the zero function (Reading)
             # δ_t = max{‖∇_t − ∇̄_t‖² − ‖∇̄_t‖², 0} = max{κ(x_t, x_t) − 2 y_t avg, 0}
             delta = nm.nonneg(kxx - 2.0 * y * avg)
             self.log("delta", delta)
