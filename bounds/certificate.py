@@ -188,7 +188,8 @@ def build(claim: Any, bres: Any, X: Any, y: Any, kernel: Any, evidence: dict) ->
         "params": params_json(claim, bres.learner, bres.params),
         "X": [] if X is None else [[exact(v) for v in row] for row in np.asarray(X, float)],
         "y": [] if y is None else [int(v) for v in np.asarray(y)],
-        "run": run_json(bres.trace), "comparator": comparator_json(bres.comparator_f or _zero(bres)),
+        "run": run_json(bres.trace),  # an empty expansion (the oracle's f = 0) is a comparator, though falsy
+        "comparator": comparator_json(_zero(bres) if bres.comparator_f is None else bres.comparator_f),
         "scope": "all" if bres.comparator.get("kind") in (None, "oracle") else "given",
         "dual": list(evidence.get("dual", [])),
         "evidence": claim.certificate_evidence(bres),
