@@ -1,4 +1,4 @@
-"""Paper 003 (Li & Liao, Improved Kernel Alignment Regret Bound): ALD-DET, POM-L3, POM-L4, POM-T2, POM-C1.
+"""Paper 003 (Li & Liao, Improved Kernel Alignment Regret Bound): ALD-DET, INTERLACE, POM-L3, POM-L4, POM-T2, POM-C1.
 
 Notation of the paper: hinge loss ℓ(f(x), y) = max{0, 1 − y f(x)}; Reg(f) = Σ_t ℓ(f_t(x_t), y_t) − Σ_t ℓ(f(x_t), y_t)
 (eq. 1) for f ∈ ℍ = {‖f‖ ≤ U}; D ≥ sup κ(x, x); A_T = Σ_t κ(x_t, x_t) − (1/T) Y_TᵀK_TY_T; δ_t of eq. 10 (the
@@ -9,7 +9,7 @@ from __future__ import annotations
 from flint import arb_mat, fmpq, fmpq_mat
 
 from ..certificate import Certificate, as_fmpq
-from ..numbers import Real, Rejected, ball, is_exact, le, lt, maximum, show, sqrt, total
+from ..numbers import Real, Rejected, Undecided, ball, is_exact, le, lt, maximum, show, sqrt, total
 from ..runs import replay
 from ..runs.pomd import delta, kernel_cache, window
 from . import Sides, statement
@@ -169,3 +169,62 @@ def _det_ratio(c: Certificate, S: list, t: int) -> Real:
     if not lt(0, small, "det K_S > 0"):
         raise Rejected(f"det K_S = {show(small)} ≤ 0 at the ALD test of round {t + 1}")
     return big / small
+
+
+@statement("INTERLACE")
+def interlace(c: Certificate) -> Sides:
+    """003 Lemma 5 (Horn & Johnson Thm 4.3.28): for K_T (order T, eigenvalues λ_1 ≥ … ≥ λ_T) and a principal
+    submatrix of order m (μ_1 ≥ … ≥ μ_m), λ_{i+T−m} ≤ μ_i ≤ λ_i for i = 1..m. Checked, as the calculator does, on
+    every prefix K_{S_{t_j}} of the run's support (its POMD-phase additions) and on the evidence ``subsets`` (the
+    calculator's random index sets: ``random_subsets`` of them, each a non-empty increasing list of rounds).
+    lhs = max{0, λ_{i+T−m} − μ_i, μ_i − λ_i over all}, an equality proven exactly counting 0; rhs = 0; terms: the
+    number of submatrices and the order m of the worst violation (0 when none)."""
+    added = replay(c, "pomd").terms["added"]
+    subsets = c.evidence("subsets")
+    if not isinstance(subsets, list) or len(subsets) != int(as_fmpq(c.param("random_subsets")).p):
+        raise Rejected("the evidence 'subsets' must list random_subsets index sets")
+    for s in subsets:
+        if not (isinstance(s, list) and s and all(isinstance(i, int) and not isinstance(i, bool) for i in s)
+                and s == sorted(set(s)) and 0 <= s[0] and s[-1] < c.T):
+            raise Rejected(f"the evidence subset {s!r} is not an increasing list of rounds 0..T-1")
+    K = [[c.K(i, j) for j in range(c.T)] for i in range(c.T)]
+    lam = _spectrum(K)
+    worst, where = fmpq(0), 0
+    for S in [added[:j] for j in range(1, len(added) + 1)] + subsets:
+        if len(S) == c.T:  # K_T itself (S increasing): μ_i = λ_i, every gap is exactly 0
+            continue
+        mu, m = _spectrum([[K[i][j] for j in S] for i in S]), len(S)
+        for i in range(m):
+            for d in (_gap(lam[i + c.T - m], mu[i]), _gap(mu[i], lam[i])):
+                if not le(d, worst, "an interlacing gap"):
+                    worst, where = d, m
+    return Sides(worst, fmpq(0), terms={"submatrices": len(added) + len(subsets), "worst order m": where})
+
+
+def _spectrum(rows: list) -> list:
+    """The eigenvalues of the symmetric matrix ``rows`` in decreasing order, with multiplicity, as (isolating
+    complex ball, polynomial): the roots of the exact characteristic polynomial (fmpq_poly.complex_roots) when the
+    entries are rational, else acb_mat.eig's certified enclosures (polynomial None; Undecided when they do not
+    isolate every eigenvalue, e.g. a repeated one)."""
+    from flint import acb_mat
+
+    if all(is_exact(v) for row in rows for v in row):
+        p = fmpq_mat(rows).charpoly()
+        roots = [(r, p) for r, k in p.complex_roots() for _ in range(k)]
+    else:
+        try:
+            roots = [(r, None) for r in acb_mat(arb_mat([[ball(v) for v in row] for row in rows])).eig()]
+        except ValueError:
+            raise Undecided("acb_mat.eig cannot isolate the eigenvalues at this precision") from None
+    return sorted(roots, key=lambda rp: rp[0].real.mid(), reverse=True)  # isolating balls: disjoint, so in order
+
+
+def _gap(a: tuple, b: tuple) -> Real:
+    """a − b for two eigenvalues (ball, polynomial); exactly 0 when both are proven to be one algebraic number: a
+    root of gcd(p_a, p_b) whose ball lies inside both isolating balls is then the unique root of each there."""
+    (x, p), (y, q) = a, b
+    if p is not None and q is not None and x.overlaps(y):
+        for r, _ in p.gcd(q).complex_roots():
+            if x.contains(r) and y.contains(r):
+                return fmpq(0)
+    return x.real - y.real

@@ -25,8 +25,8 @@ an argmax of eq. 9 attained twice goes to the older kept point; a halving that l
 (U/‖f'‖ is undefined); B₀ defaults to the experiments' ⌈15 ln T⌉, halved to B/2 when it is not below B.
 
 Recorded columns read: ``kind`` ("none", "pomd-ald", "pomd-add", "omdr-add", "omdr-halve"), ``phase`` (0 POMD,
-1 OMDR on the rounds with a gradient, −1 elsewhere), ``ald`` (ALD_t held) and ``halving`` (a boolean column a run
-without a halving never logs).
+1 OMDR on the rounds with a gradient, −1 elsewhere), ``ald`` (ALD_t held) and ``halving`` (a run that never logged a column has none: right where
+the rule's value is the unlogged one).
 """
 from __future__ import annotations
 
@@ -153,10 +153,11 @@ def _projected(nsq: Real, U: fmpq) -> Real:
         return minimum(fmpq(1), U / sqrt(maximum(nsq, U * U)))
 
 
-def _flag(c: Certificate, t: int, name: str, want: bool) -> None:
-    """A boolean column the learner logs from its first True on (absent: False on every round)."""
+def _logged(c: Certificate, t: int, name: str, want, unlogged) -> None:
+    """A column the learner creates when it first logs it: a run that never did has none, which is right only
+    where the rule's value is the column's unlogged one (False, or −1 for ``phase``) on that round."""
     run = c.doc.get("run")
-    if isinstance(run, dict) and name not in run and not want:
+    if isinstance(run, dict) and name not in run and want == unlogged:
         return
     expect(c, t, name, want)
 
@@ -239,9 +240,9 @@ def replay(c: Certificate) -> POMDRun:
                     halvings.append(t)
                     kind = "omdr-halve"
         expect(c, t, "kind", kind)
-        expect(c, t, "phase", phase)
-        _flag(c, t, "ald", ald)
-        _flag(c, t, "halving", kind == "omdr-halve")
+        _logged(c, t, "phase", phase, -1)
+        _logged(c, t, "ald", ald, False)
+        _logged(c, t, "halving", kind == "omdr-halve", False)
         deltas.append(d)
         phases.append(phase)
     terms = {"loss": loss, "delta": deltas, "lam": lams, "phase": phases, "tests": tests, "added": added,
