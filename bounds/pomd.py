@@ -401,7 +401,7 @@ def certified_spectrum(rows: list) -> list:
             roots = [(r, None) for r in acb_mat(arb_mat(rows)).eig()]
         except ValueError as exc:
             raise nm.Uncertain(f"acb_mat.eig: {exc}") from None
-    return sorted(roots, key=lambda rp: float(rp[0].real.mid()), reverse=True)
+    return sorted(roots, key=lambda rp: rp[0].real.mid(), reverse=True)  # isolating balls: their centres order them
 
 
 def eigen_gap(a: tuple, b: tuple):
@@ -539,15 +539,7 @@ def lemma3_sides(sigma) -> tuple:
     inside ``nm.ball_arithmetic`` (the σ_t enter exactly, every root is a ball). Every σ_t = 0 (ε = 0) gives 0/0
     terms, read as 0."""
     if nm.is_ball():
-        s = [nm.ball(v) for v in sigma]
-        eps = nm.bmax(*s)
-        if eps.a.is_exact() and eps.a.is_zero():
-            return nm.ball(0), nm.ball(0), nm.ball(0)
-        acc, lhs = nm.ball(0), nm.ball(0)
-        for v in s:
-            lhs += v / nm.sqrt(eps + acc)
-            acc += v
-        return lhs, 2 * nm.sqrt(eps + acc), 2 * nm.sqrt(nm.ball(2)) * nm.sqrt(acc)
+        return _lemma3_balls(sigma)
     with mpmath.workdps(50):
         s = [mpmath.mpf(v) for v in sigma]
         eps = max(s)
@@ -558,6 +550,19 @@ def lemma3_sides(sigma) -> tuple:
             lhs += v / mpmath.sqrt(eps + acc)
             acc += v
         return lhs, 2 * mpmath.sqrt(eps + acc), 2 * mpmath.sqrt(2) * mpmath.sqrt(acc)
+
+
+def _lemma3_balls(sigma) -> tuple:
+    """:func:`lemma3_sides` in balls."""
+    s = [nm.ball(v) for v in sigma]
+    eps = nm.bmax(*s)
+    if eps.a.is_exact() and eps.a.is_zero():
+        return nm.ball(0), nm.ball(0), nm.ball(0)
+    acc, lhs = nm.ball(0), nm.ball(0)
+    for v in s:
+        lhs += v / nm.sqrt(eps + acc)
+        acc += v
+    return lhs, 2 * nm.sqrt(eps + acc), 2 * nm.sqrt(nm.ball(2)) * nm.sqrt(acc)
 
 
 @claim
