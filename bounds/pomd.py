@@ -437,8 +437,8 @@ def degenerate_spectrum(lam: np.ndarray, alpha: float) -> str | None:
     """Why Theorem 1's fit cannot be used on this spectrum, or None.
 
     The proof's chain (13) starts from det(K_{S_{t_1}}) = κ(x_{t_1}, x_{t_1}) > α (ALD fails at every addition);
-    every envelope of a spectrum with λ_1 > α has R₀ ≥ λ_1/r > α, so its bound is positive. When λ_1(K_T) ≤ α every point passes the ALD test except the first, which Algorithm 1 adds because α_t = D on
-    S = ∅: then the fitted exponential bound 2 ln(R₀/α)/ln(1/r) can be ≤ 0 < 1 = |S_T| although no hypothesis of
+    every envelope of a spectrum with λ_1 > α has R₀ ≥ λ_1/r > α, so its bound is positive. When λ_1(K_T) ≤ α every
+    point passes the ALD test except the first, which Algorithm 1 adds because α_t = D on S = ∅: then the fitted exponential bound 2 ln(R₀/α)/ln(1/r) can be ≤ 0 < 1 = |S_T| although no hypothesis of
     the proof holds for it. Such a spectrum is degenerate for the fit; so is a non-finite one."""
     top = float(lam[0]) if len(lam) else 0.0
     if not math.isfinite(top):

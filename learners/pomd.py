@@ -300,5 +300,5 @@ class POMDR(_OptimisticMD):
     def B0(self) -> int:
         if self._B0 is not None:
             return int(self._B0)
-        b0 = math.ceil(15 * math.log(max(self.horizon, 2)))
+        b0 = math.ceil(15 * math.log(max(self.horizon, 2)))  # tuning: at T = 1 any B0 gives one run (t̄ ≥ T)
         return b0 if b0 < self.B else self.B // 2

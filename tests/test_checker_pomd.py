@@ -820,3 +820,77 @@ def test_the_ball_path_of_bounds_pomd_has_no_float_arithmetic():
     assert [b for name, fn in found.items() for b in _float_sites(name, fn)] == []
     planted = ast.parse("def f(U, T, S, B):\n    return 3 * U * nm.sqrt(2 * T * S) / math.sqrt(B)").body[0]
     assert _float_sites("POMDTheorem2.evaluate", planted) == ["POMDTheorem2.evaluate: math.sqrt"]
+
+
+# ------------------------------------------------------------------ issue 27: recounts and the oracle's values
+@pytest.mark.claim("POM-T2")
+@pytest.mark.claim("POM-C1")
+@pytest.mark.claim("ALD-DET")
+@pytest.mark.claim("INTERLACE")
+@pytest.mark.claim("ALD-T1")
+@referee_settings(examples=25)
+@given(data=st.data(), kernel=st.sampled_from(("linear", "poly:degree=2", "gaussian:sigma=1")))
+def test_every_reported_count_and_sum_is_recounted_from_the_trace(data, kernel):
+    """The float calculators' counts and sums against the run's own trace: Σ loss, Σ δ, whether OMDR ran, the
+    regret at f, A_T from the kernel matrix, the ALD tests, |S_T| and the number of submatrices."""
+    import learners
+    from bounds.alignment import kernel_alignment
+
+    X, y = data.draw(sequences(kernel == "linear"))
+    learner, p = _params(data.draw)
+    T = len(y)
+    tr = learners.make(learner, kernel=kernel, **p).run(X, y)
+    kinds = [tr.kind_names[k] for k in tr.kind]
+    loss, delta = float(np.sum(tr["loss"])), float(np.nansum(tr["delta"]))
+    omdr = any(k.startswith("omdr") for k in kinds)
+    added = [t for t, k in enumerate(kinds) if k == "pomd-add"]
+    tests = int(np.sum(np.isfinite(tr["alpha_t"]))) if "alpha_t" in tr else 0
+    assert tests == sum(k.startswith("pomd") for k in kinds)  # an ALD test on every POMD-phase gradient round
+    for cid in ("POM-T2", "POM-C1"):
+        r = bounds.check(cid, X, y, kernel=kernel, learner=learner, params=p)
+        assert r.terms["sum loss"] == pytest.approx(loss, rel=1e-12, abs=1e-12) == pytest.approx(r.lhs)
+        assert r.terms["sum delta"] == pytest.approx(delta, rel=1e-12, abs=1e-12)
+        assert r.terms["OMDR ran"] is omdr and (r.terms["OMDR term"] > 0) is omdr
+        assert r.terms["regret at f"] == pytest.approx(loss - r.terms["L_T(f)"], rel=1e-12, abs=1e-12)
+        assert r.terms["||f||"] <= p["U"] * (1 + 1e-12)
+    c1 = bounds.check("POM-C1", X, y, kernel=kernel, learner=learner, params=p)
+    assert c1.terms["A_T"] == pytest.approx(kernel_alignment(X, y, kernel), rel=1e-12, abs=1e-12)
+    det = bounds.check("ALD-DET", X, y, kernel=kernel, learner=learner, params=p)
+    assert det.terms["ALD tests"] == tests
+    if learner == "pomd":
+        il = bounds.check("INTERLACE", X, y, kernel=kernel, learner="pomd", params={"U": p["U"], "M": p["M"],
+                                                                                  "random_subsets": 3})
+        assert il.terms["submatrices"] == len(added) + 3
+        if kernel != "linear" or np.all(np.einsum("ij,ij->i", X, X) > 0):
+            a1 = bounds.check("ALD-T1", X, y, kernel=kernel, learner="pomd", params={"U": p["U"], "M": p["M"]})
+            assert a1.terms["|S_T|"] == a1.lhs == len(added) == tr.size[-1]
+    halv = np.flatnonzero(tr["halving"]).tolist() if "halving" in tr else []
+    assert halv == [t for t, k in enumerate(kinds) if k == "omdr-halve"]
+    assert all(tr.size[t] == p["B"] // 2 for t in halv) and T == len(kinds)
+
+
+@pytest.mark.claim("POM-T2")
+@pytest.mark.parametrize("kernel", ["linear", "poly:degree=2"])
+@pytest.mark.parametrize("U", [0.5, 1.0, 4.0])
+def test_the_comparator_values_against_closed_forms(kernel, U):
+    """The oracle's minimiser of L_T over H_U on instances with a closed-form optimum, and every value reported
+    from it: one point x with y = 1 has min_{‖f‖≤U} max{0, 1 − f(x)} = max{0, 1 − U√κ(x, x)} (f(x) ≤ ‖f‖√κ(x, x),
+    attained by f = U κ(x, ·)/√κ(x, x)); the same point twice with opposite labels has min = 2 (any |f(x)| ≤ 1).
+    The certified lower bound lies below the exact minimum and the value at the comparator above it."""
+    x = [0.5, 0.25]
+    k = kappa(kernel, [Q(v) for v in x], [Q(v) for v in x])
+    with mpmath.workdps(DPS):
+        cases = [(np.array([x]), np.array([1]), max(mpmath.mpf(0), 1 - mpq(Q(U)) * mpmath.sqrt(mpq(k)))),
+                 (np.array([x, x]), np.array([1, -1]), mpmath.mpf(2))]
+        for X, y, best in cases:
+            r = bounds.check("POM-T2", X, y, kernel=kernel, learner="pomd", params={"U": U}, certify=True)
+            assert r.verdict == "holds" and certified(r)["accepted"], r.certificate.reason
+            doc = r.certificate.document
+            L, n2 = at_comparator(kernel, [[Q(v) for v in row] for row in X.tolist()], y.tolist(), doc)
+            assert best - mpmath.mpf(10) ** -6 <= mpq(L) and n2 <= Q(U) ** 2  # an admissible near-minimiser
+            assert r.terms["L_T(f)"] == pytest.approx(float(best), abs=1e-6)
+            # the certified lower bound of min L_T over H_U: rhs_lower less the right side's constant (pomd: no OMDR)
+            terms = doc["claimed"]["terms"]
+            assert terms["OMDR term"] == [0, 0]
+            lo = mpq(Q(doc["claimed"]["rhs_lower"][0])) - mpq(Q(terms["3U sqrt(sum delta) + 9U"][1]))
+            assert lo <= best + mpmath.mpf(10) ** -30

@@ -25,8 +25,8 @@ an argmax of eq. 9 attained twice goes to the older kept point; a halving that l
 (U/‖f'‖ is undefined); B₀ defaults to the experiments' ⌈15 ln T⌉, halved to B/2 when it is not below B.
 
 Recorded columns read: ``kind`` ("none", "pomd-ald", "pomd-add", "omdr-add", "omdr-halve"), ``phase`` (0 POMD,
-1 OMDR on the rounds with a gradient, −1 elsewhere), ``ald`` (ALD_t held) and ``halving`` (a run that never logged a column has none: right where
-the rule's value is the unlogged one).
+1 OMDR on the rounds with a gradient, −1 elsewhere), ``ald`` (ALD_t held) and ``halving``; a run that never logged
+a column has none, which is right where the rule's value is the unlogged one on every round.
 """
 from __future__ import annotations
 
