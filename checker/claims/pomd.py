@@ -11,7 +11,7 @@ from flint import arb_mat, fmpq, fmpq_mat
 from ..certificate import Certificate, as_fmpq
 from ..numbers import Real, Rejected, Undecided, ball, is_exact, le, lt, maximum, show, sqrt, total
 from ..runs import replay
-from ..runs.pomd import delta, kernel_cache, window
+from ..runs.pomd import delta, eq4, kernel_cache, window
 from . import Sides, statement
 from .common import forall_quadratic, unit_kernel
 
@@ -139,16 +139,18 @@ def pom_l3(c: Certificate) -> Sides:
 
 @statement("ALD-DET")
 def ald_det(c: Certificate) -> Sides:
-    """003 proof of Thm 1: at every ALD test of the run with S_t ≠ ∅, α_t = κ(x_t, x_t) − kᵀK_S⁻¹k (eq. 4, as the
-    rule solves it) equals det(K_{S_t∪{x_t}})/det(K_{S_t}) (determinants of their own, exact for a rational
+    """003 proof of Thm 1: at every ALD test of the run with S_t ≠ ∅, α_t = κ(x_t, x_t) − kᵀK_S⁻¹k (eq. 4, solved
+    again here: exactly for a rational kernel) equals det(K_{S_t∪{x_t}})/det(K_{S_t}) (determinants of their own, exact for a rational
     kernel). lhs = max_t |α_t − ratio_t|/κ(x_t, x_t) over the first ``max_tests`` tests, rhs = 0; terms: the first
     round of the maximum (−1 when it is 0) and the number of ALD tests."""
     run = replay(c)
     limit = c.param("max_tests")
     tests = run.terms["tests"]
     errs = []
-    for t, S, alpha in tests[: int(as_fmpq(limit).p)]:
+    kern = kernel_cache(c)
+    for t, S, _ in tests[: int(as_fmpq(limit).p)]:
         if S:
+            alpha = eq4(kern, list(S), t, exact=True)[2]  # exact where every entry is rational, else a ball
             errs.append((abs(alpha - _det_ratio(c, list(S), t)) / c.K(t, t), t))
     lhs = maximum(*(e for e, _ in errs)) if errs else fmpq(0)
     worst = -1

@@ -32,12 +32,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flint import arb_mat, fmpq, fmpq_mat
+from flint import arb_mat, ctx, fmpq, fmpq_mat
 
 from ..certificate import Certificate, as_fmpq
 from ..kernels import Gaussian
 from ..numbers import Real, Rejected, Undecided, ball, exp, is_exact, le, log, lt, maximum, minimum, pos, \
-    sign, sqrt, total
+    precision, sign, sqrt, total
 from . import Run, expect, rule
 
 
@@ -93,8 +93,8 @@ def _default_b0(T: int, B: int) -> int:
 
 
 def solve(K: list, k: list) -> list:
-    """β with K β = k (K symmetric, nonsingular), exactly when every entry is rational (fmpq_mat), else in balls
-    (arb_mat); a ball matrix the working precision cannot invert is Undecided (a higher precision may)."""
+    """β with K β = k (K symmetric, nonsingular), exactly when every entry is an exact rational (fmpq_mat), else in
+    balls (arb_mat); a ball matrix the working precision cannot invert is Undecided (a higher precision may)."""
     if all(is_exact(v) for row in K for v in row) and all(is_exact(v) for v in k):
         try:
             sol = fmpq_mat(K).solve(fmpq_mat([[v] for v in k]))
@@ -123,7 +123,7 @@ def delta(kern, t: int, yt: int, avg: Real) -> Real:
 
 
 def kernel_cache(c: Certificate):
-    """κ(x_i, x_j) of the sequence, each entry computed once."""
+    """κ(x_i, x_j) of the sequence, each entry computed once (exact, or a ball)."""
     memo: dict = {}
 
     def kern(i: int, j: int) -> Real:
@@ -133,6 +133,28 @@ def kernel_cache(c: Certificate):
         return memo[key]
 
     return kern
+
+
+def ball_cache(kern):
+    """The same entries as balls at the working precision (the products with the run's ball coefficients)."""
+    memo: dict = {}
+
+    def kb(i: int, j: int):
+        key = (i, j) if i <= j else (j, i)
+        if key not in memo:
+            memo[key] = ball(kern(*key))
+        return memo[key]
+
+    return kb
+
+
+def eq4(kern, S: list, t: int, exact: bool = False) -> tuple:
+    """(β*, ‖Φ_Sβ*‖² = kᵀK_S⁻¹k, α_t = κ(x_t, x_t) − kᵀK_S⁻¹k) for S ≠ ∅ (eq. 4): with balls (arb_mat), or with
+    ``exact`` in rationals (fmpq_mat, every entry rational)."""
+    K, k = [[kern(i, j) for j in S] for i in S], [kern(i, t) for i in S]
+    beta = solve(K, k) if exact else solve([[ball(v) for v in row] for row in K], [ball(v) for v in k])
+    nhat = total(b * kv for b, kv in zip(beta, k))
+    return beta, nhat, kern(t, t) - nhat
 
 
 def _closer(c: Certificate, kern, i: int, j: int, d: int) -> bool:
@@ -162,30 +184,45 @@ def _logged(c: Certificate, t: int, name: str, want, unlogged) -> None:
     expect(c, t, name, want)
 
 
+#: The least working precision of the replay: its balls pass through a solve of K_S per ALD test and through every
+#: later round, and at 128 bits a Gaussian run's scores can widen past deciding, which costs a whole second pass.
+MIN_BITS = 256  # tuning: a precision only widens or narrows balls (the checker retries an undecided one higher)
+
+
 @rule("pomd", "pomdr")
 def replay(c: Certificate) -> POMDRun:
+    with precision(max(MIN_BITS, ctx.prec)):
+        return _replay(c)
+
+
+def _replay(c: Certificate) -> POMDRun:
+    """‖f'‖² is carried along as 003's appendix ("Computing ‖f'_t‖") does: adding c·κ(x_t, ·) adds
+    2c f'_{t−1}(x_t) + c²κ(x_t, x_t); eq. 6's step adds 2λ_t y_tΣ_iβ*_i f'_{t−1}(x_i) + λ_t²β*ᵀK_Sβ* (printed with λ_t
+    on the last term), where Σ_iβ*_i f'_{t−1}(x_i) = kᵀK_S⁻¹K_S a = f'_{t−1}(x_t) (f'_{t−1} ∈ span S) and
+    β*ᵀK_Sβ* = kᵀK_S⁻¹k; Π_U scales it by the square of its factor."""
     omdr_alg = c.learner == "pomdr"
     p = Params(c, omdr_alg)
     kern, y = kernel_cache(c), c.y
-    S: list[int] = []  # the support (rounds, in insertion order) and f' = Σ_{i∈S} a[i] κ(x_i, ·)
+    kb = ball_cache(kern)
+    S: list[int] = []  # the support (rounds, in insertion order) and f' = Σ_{i∈S} a[i] κ(x_i, ·), ‖f'‖² = nsq
     a: dict = {}
+    nsq: Real = fmpq(0)
     tbar, halvings = None, []  # t̄ (1-based; None: +∞)
     sum_rate = fmpq(0)  # Σ δ̃_τ of the POMD rate, then Σ δ_τ since the last halving (eq. 10)
     score, loss, deltas, lams, phases, tests, added = [], [], [], [], [], [], []
     omdr_ran = False
 
-    def norm_sq(coef: dict) -> Real:
-        return total(coef[i] * coef[j] * kern(i, j) for i in coef for j in coef)
-
-    def project() -> None:
-        s = _projected(norm_sq(a), p.U)
-        if not (is_exact(s) and s == 1):
-            for i in a:
-                a[i] = a[i] * s
+    def project(nsq: Real) -> Real:
+        s = _projected(nsq, p.U)
+        if is_exact(s) and s == 1:
+            return nsq
+        for i in a:
+            a[i] = a[i] * s
+        return nsq * s * s
 
     for t in range(c.T):
         lam = p.U / sqrt((3 if not halvings else 3 * p.D) + sum_rate)
-        fprev = total(a[i] * kern(i, t) for i in S)
+        fprev = total(a[i] * kb(i, t) for i in S)
         avg, Mt = window(c, kern, t, p.M)
         f = fprev + lam * avg  # f_t(x_t) = f'_{t−1}(x_t) − λ_t∇̄_t(x_t)
         ell = pos(1 - y[t] * f)
@@ -200,32 +237,30 @@ def replay(c: Certificate) -> POMDRun:
             pomd = not omdr_alg or tbar is None or tbar >= p.T  # line 8: t̄ ≥ T
             phase = 0 if pomd else 1
             if pomd:
-                if S:
-                    k = [kern(i, t) for i in S]
-                    beta = solve([[kern(i, j) for j in S] for i in S], k)
-                    nhat = total(b * kv for b, kv in zip(beta, k))  # ‖Φ_Sβ*‖² = kᵀK_S⁻¹k
-                    alpha = kern(t, t) - nhat  # eq. 4
-                else:
-                    beta, nhat, alpha = [], fmpq(0), p.D  # footnote 2
+                beta, nhat, alpha = eq4(kern, S, t) if S else ([], fmpq(0), p.D)  # footnote 2 when S = ∅
+                try:
+                    ald = le(alpha, p.threshold, f"ALD_{t + 1}")
+                except Undecided:  # a tie at the threshold: decided exactly where the kernel is rational
+                    beta, nhat, alpha = eq4(kern, S, t, exact=True)  # (balls again otherwise: still Undecided)
+                    ald = le(alpha, p.threshold, f"ALD_{t + 1}")
                 tests.append((t, tuple(S), alpha))
-                ald = le(alpha, p.threshold, f"ALD_{t + 1}")
                 if ald:
                     kind = "pomd-ald"
                     if S:
                         # ⟨∇̂_t, ∇̄_t⟩ = y_t (1/M_t) Σ_r y_{t−r} (Φ_Sβ*)(x_{t−r})
-                        inner = total(y[t - r] * total(b * kern(i, t - r) for b, i in zip(beta, S))
+                        inner = total(y[t - r] * total(b * kb(i, t - r) for b, i in zip(beta, S))
                                       for r in range(1, Mt + 1)) / Mt if Mt else fmpq(0)
                         sum_rate += pos(nhat - 2 * y[t] * inner)
                         for b, i in zip(beta, S):
                             a[i] = a[i] + lam * y[t] * b
-                        project()
+                        nsq = project(nsq + 2 * lam * y[t] * fprev + lam * lam * nhat)
                 else:
                     kind = "pomd-add"
                     sum_rate += d
                     S.append(t)
                     a[t] = lam * y[t]
                     added.append(t)
-                    project()
+                    nsq = project(nsq + 2 * a[t] * fprev + a[t] * a[t] * kern(t, t))
                     if omdr_alg and len(S) == p.B0:
                         tbar = (t + 1) + 1  # line 17: t̄ = t + 1, this being the 1-based round t + 1
             else:
@@ -233,10 +268,11 @@ def replay(c: Certificate) -> POMDRun:
                 sum_rate += d
                 S.append(t)
                 a[t] = lam * y[t]
-                project()
+                nsq = project(nsq + 2 * a[t] * fprev + a[t] * a[t] * kern(t, t))
                 kind = "omdr-add"
                 if len(S) == p.B:
-                    S, sum_rate = _halve(c, kern, S, a, p.U), fmpq(0)
+                    S, nsq = _halve(c, kern, kb, S, a, p.U)
+                    sum_rate = fmpq(0)
                     halvings.append(t)
                     kind = "omdr-halve"
         expect(c, t, "kind", kind)
@@ -250,8 +286,8 @@ def replay(c: Certificate) -> POMDRun:
     return POMDRun(score, [], terms, support=list(S), coef=[a[i] for i in S])
 
 
-def _halve(c: Certificate, kern, S: list, a: dict, U: fmpq) -> list:
-    """Eq. 9, then f' rescaled to norm U: returns the kept support (``a`` updated in place)."""
+def _halve(c: Certificate, kern, kb, S: list, a: dict, U: fmpq) -> tuple:
+    """Eq. 9, then f' rescaled to norm U: returns (the kept support, ‖f'‖²), ``a`` updated in place."""
     keep, drop = S[: len(S) // 2], S[len(S) // 2:]
     for dq in drop:
         best = keep[0]
@@ -259,9 +295,10 @@ def _halve(c: Certificate, kern, S: list, a: dict, U: fmpq) -> list:
             if _closer(c, kern, i, best, dq):
                 best = i
         a[best] = a[best] + a.pop(dq)
-    nsq = total(a[i] * a[j] * kern(i, j) for i in keep for j in keep)
+    nsq = total(a[i] * a[j] * kb(i, j) for i in keep for j in keep)
     if sign(nsq, "‖f'‖² after eq. 9") > 0:
         s = U / sqrt(nsq)
         for i in keep:
             a[i] = a[i] * s
-    return keep
+        nsq = nsq * s * s
+    return keep, nsq
