@@ -47,6 +47,19 @@ def support_history(trace) -> tuple[np.ndarray, np.ndarray]:
     return added, tested
 
 
+def _holds_exactly(b, q) -> bool:
+    """Whether the ball b (nm.Ball) contains the exact rational q (python-flint fmpq), decided in rationals: the
+    ball's centre and radius are exact binary numbers (an arb of q itself would have a radius of its own)."""
+    from flint import fmpq
+
+    def exact(x):
+        m, e = x.man_exp()
+        return fmpq(int(m)) * fmpq(2) ** int(e) if e >= 0 else fmpq(int(m), 2 ** int(-e))
+
+    mid, rad = exact(b.a.mid()), exact(b.a.rad())
+    return mid - rad <= q <= mid + rad
+
+
 def rational_kernel(kernel) -> bool:
     """Whether κ is rational on float64 data: the linear kernel, and the normalised polynomial kernel of an even
     degree (its normalisation √((c + ‖u‖²)(c + ‖v‖²)) is raised to an even power) up to degree 16 (beyond it the
@@ -147,7 +160,7 @@ class ALDDeterminant(Claim):
             big = fmpq_mat([[G[r][c] for c in S + [i]] for r in S + [i]])
             ratio = big.det() / K_S.det()
             own = nm.ball(tr["alpha_t"][t])
-            err = (abs(alpha - ratio) / G[i][i]) if own.a.contains(arb(alpha)) else abs(own.a - arb(ratio)) / G[i][i]
+            err = (abs(alpha - ratio) / G[i][i]) if _holds_exactly(own, alpha) else abs(own.a - arb(ratio)) / G[i][i]
             err = nm.Ball(arb(err))  # exact when err is the exact rational (0 when the identity holds)
             if not err.a.is_zero() and (where < 0 or err > worst):
                 worst, where = err, t + 1

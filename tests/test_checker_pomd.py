@@ -250,9 +250,11 @@ def dual_at_U(kernel, X, y, a, U: Q):
 @referee_settings(examples=15)
 @given(data=st.data(), kernel=st.sampled_from(KERNELS))
 def test_the_rule_recomputes_delta_and_alpha_exactly(data, kernel):
-    """The checker's replay of a certificate: δ_t of every round and α_t of every ALD test are the referee's exact
-    Fractions (the rational kernels keep them rational), and the recounted halvings and support agree."""
+    """The checker's replay of a certificate: δ_t of every round is the referee's exact Fraction (the rational
+    kernels keep it rational), α_t of every ALD test a tight ball around the referee's exact value, and the
+    recounted halvings agree."""
     from checker.certificate import Certificate
+    from checker.numbers import PRECISIONS, interval, precision
     from checker.runs import replay
 
     X, y = data.draw(sequences(kernel == "linear"))
@@ -261,10 +263,14 @@ def test_the_rule_recomputes_delta_and_alpha_exactly(data, kernel):
     ref = _referee_for(kernel, Xq, yl, learner, p)
     assume(not ref["near"] and not ref["tie"])
     r = bounds.check("POM-T2", X, y, kernel=kernel, learner=learner, params=p, certify=True)
-    run = replay(Certificate(r.certificate.document))
+    with precision(PRECISIONS[0]):  # the checker's first working precision (interval() rounds at it too)
+        run = replay(Certificate(r.certificate.document))
+        alphas = [tuple(Q(int(v.p), int(v.q)) for v in interval(al)) for _, _, al in run.terms["tests"]]
     assert [Q(int(v.p), int(v.q)) for v in run.terms["delta"]] == ref["delta"], (X, y, learner, p)
-    got = [(t, S, Q(int(al.p), int(al.q))) for t, S, al in run.terms["tests"]]
-    assert got == ref["tests"] and run.terms["halvings"] == ref["halvings"], (X, y, learner, p)
+    assert [(t, S) for t, S, _ in run.terms["tests"]] == [(t, S) for t, S, _ in ref["tests"]], (X, y, learner, p)
+    for (lo, hi), (_, _, want) in zip(alphas, ref["tests"]):  # α_t: a tight ball around the exact value
+        assert lo <= want <= hi and hi - lo < Q(1, 10**30), (X, y, p)
+    assert run.terms["halvings"] == ref["halvings"], (X, y, learner, p)
     assert run.terms["omdr"] == ref["omdr"]
     tr = r.trace  # the float run's own columns recounted: the same halvings and δ_t (to rounding)
     assert np.flatnonzero(tr["halving"]).tolist() == ref["halvings"] if "halving" in tr else not ref["halvings"]
@@ -894,3 +900,20 @@ def test_the_comparator_values_against_closed_forms(kernel, U):
             assert terms["OMDR term"] == [0, 0]
             lo = mpq(Q(doc["claimed"]["rhs_lower"][0])) - mpq(Q(terms["3U sqrt(sum delta) + 9U"][1]))
             assert lo <= best + mpmath.mpf(10) ** -30
+
+
+@pytest.mark.claim("ALD-DET")
+@pytest.mark.parametrize("kernel", ["linear", "poly:degree=2"])
+def test_ald_det_is_certified_on_float_data_whose_alphas_are_not_dyadic(kernel):
+    """The ball path compares the learner's α_t (a ball) with the exact rational α_t: the containment is decided in
+    rationals, since a ball made of the rational (its 256-bit rounding has a radius of its own) can be wider than
+    the learner's ball and was wrongly read as 'not contained' (lhs then stayed a ball, inconclusive). Rank 3 in
+    R³ also makes every later α_t exactly 0 = the determinant ratio."""
+    import adversaries
+
+    X, y = adversaries.make_sequence("noisy:T=30,d=3,noise=0.2", seed=1)
+    X = X / float(np.max(np.linalg.norm(X, axis=1))) * 0.75
+    r = bounds.check("ALD-DET", X, y, kernel=kernel, learner="pomd", certify=True)
+    assert r.verdict == "holds" and certified(r)["accepted"], r.certificate.reason
+    tests = int(np.sum(np.isfinite(r.trace["alpha_t"])))
+    assert r.certificate.document["claimed"]["lhs"] == [0, 0] and r.terms["ALD tests"] == tests >= 25
