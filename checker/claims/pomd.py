@@ -55,7 +55,8 @@ def _theorem2_hypotheses(c: Certificate) -> tuple:
 @statement("POM-T2")
 def pom_t2(c: Certificate) -> Sides:
     """003 Thm 2 (ζ = 1, D ≥ κ(x_t, x_t)): for every f ∈ ℍ, Reg(f) ≤ 3U√(Σ_τ δ_τ) + 9U, plus 3U√(2TΣ_τ δ_τ)/√B
-    when OMDR ran. Claim parameter ``part`` = "eq10" checks instead whether eq. 10's rate
+    when OMDR ran. A POMDR run is the one the rule replays, with its declared reading of eq. 10 (ε = 3D after a
+    halving): the statement is then about that algorithm, whose departure the result reports. Claim parameter ``part`` = "eq10" checks instead whether eq. 10's rate
     λ_t = U/√(max_{s∈[t_j+1, t_{j+1}]} δ_s + Σ_{τ=t_j+1}^{t−1} δ_τ) can be run as printed on the POMDR run: lhs = the
     rounds of the blocks after each halving t_j (t_{N+1} = T) where its denominator is 0 ("undefined rounds") or
     where max_{s ≥ t} δ_s > max_{s < t} δ_s in the block (the rate needs a δ not yet observed: "future rounds");
