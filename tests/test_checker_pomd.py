@@ -403,8 +403,9 @@ def test_pom_l3_agrees_with_the_referee(sigma):
         assert near_enough(claimed["lhs"], lhs) and near_enough(claimed["rhs"], rhs)
         assert near_enough(claimed["terms"]["proof step 2 sqrt(max + sum)"], mid)
         assert claimed["terms"]["T"] == [len(sigma)] * 2
-        if lhs > 0:  # an irrational side is never reported with a zero-width interval
-            assert Q(claimed["lhs"][0]) < Q(claimed["lhs"][1]) or len(set(sigma)) == 1
+        for side, value in (("lhs", lhs), ("rhs", rhs)):  # a zero-width interval only for a rational value
+            lo, hi = (Q(v) for v in claimed[side])
+            assert lo < hi or abs(mpq(lo) - value) < mpmath.mpf(10) ** -55, (sigma, side)
 
 
 @pytest.mark.claim("POM-L3")
