@@ -47,6 +47,44 @@ def support_history(trace) -> tuple[np.ndarray, np.ndarray]:
     return added, tested
 
 
+def _holds_exactly(b, q) -> bool:
+    """Whether the ball b (nm.Ball) contains the exact rational q (python-flint fmpq), decided in rationals: the
+    ball's centre and radius are exact binary numbers (an arb of q itself would have a radius of its own)."""
+    from flint import fmpq
+
+    def exact(x):
+        m, e = x.man_exp()
+        return fmpq(int(m)) * fmpq(2) ** int(e) if e >= 0 else fmpq(int(m), 2 ** int(-e))
+
+    mid, rad = exact(b.a.mid()), exact(b.a.rad())
+    return mid - rad <= q <= mid + rad
+
+
+def rational_kernel(kernel) -> bool:
+    """Whether κ is rational on float64 data: the linear kernel, and the normalised polynomial kernel of an even
+    degree (its normalisation √((c + ‖u‖²)(c + ‖v‖²)) is raised to an even power) up to degree 16 (beyond it the
+    exact powers are too long to be worth it)."""
+    return kernel.name == "linear" or (kernel.name == "poly" and int(kernel.degree) % 2 == 0
+                                       and int(kernel.degree) <= 16)
+
+
+def exact_kernel_matrix(kernel, X: np.ndarray) -> list:
+    """[[κ(x_i, x_j)]] in exact rationals (python-flint fmpq) for a :func:`rational_kernel`, the float64 data read as
+    the binary fractions they are."""
+    from fractions import Fraction
+
+    from flint import fmpq
+
+    Xq = [[fmpq(*Fraction(float(v)).as_integer_ratio()) for v in row] for row in X]
+    dot = lambda u, v: sum((a * b for a, b in zip(u, v)), fmpq(0))  # noqa: E731
+    G = [[dot(u, v) for v in Xq] for u in Xq]
+    if kernel.name == "linear":
+        return G
+    c, D = fmpq(*Fraction(float(kernel.c)).as_integer_ratio()), int(kernel.degree)
+    return [[(c + G[i][j]) ** D / ((c + G[i][i]) * (c + G[j][j])) ** (D // 2) for j in range(len(G))]
+            for i in range(len(G))]
+
+
 def without_numerical_zeros(lam: np.ndarray, T: int) -> np.ndarray:
     """The eigenvalues λ_1 ≥ λ_2 ≥ ... of a T×T kernel matrix with those at most 16·T·ε·λ_1 set to 0: LAPACK's
     symmetric eigensolver is backward stable (each computed eigenvalue within a small multiple of T·ε·‖K‖ of an
@@ -73,11 +111,23 @@ class ALDDeterminant(Claim):
 
     id = "ALD-DET"
     learners = ("pomd", "pomdr")
-    uncertifiable = ("an identity (α_t = det ratio) checked against LAPACK determinants: ball arithmetic can refute a "
-                     "false identity but not prove a true one, and no certified determinant is computed")
     PARAMS = (P.Param("max_tests", "int", 400, low=1, high=10**6, doc="support additions re-tested", search=False),)
 
+    def uncertified_reason(self, res):
+        """Certified only with a rational kernel (:func:`rational_kernel`): there both sides are exact rationals and
+        the identity is proven (or refuted) exactly; with any other kernel both are irrational balls, which can
+        refute a false identity but never prove a true one."""
+        from learners import parse_kernel
+
+        if res.kernel is not None and rational_kernel(parse_kernel(res.kernel)):
+            return None
+        return (f"an identity (α_t = det ratio) of irrational numbers with the {res.kernel} kernel: ball arithmetic "
+                f"can refute a false identity but not prove a true one (it is proven exactly with the linear and the "
+                f"even-degree polynomial kernels)")
+
     def evaluate(self, ctx):
+        if nm.is_ball():
+            return self._exact(ctx)
         tr = ctx.trace
         added, tested = support_history(tr)
         alpha = np.asarray([float(v) for v in tr["alpha_t"]]) if "alpha_t" in tr else np.full(tr.T, np.nan)
@@ -85,6 +135,36 @@ class ALDDeterminant(Claim):
         worst, where, tol = self.sides([(added, tested)], alpha[None], C, kd, int(ctx.claim_params["max_tests"]))
         return ctx.result(float(worst[0]), 0.0, {"worst round": int(where[0]), "ALD tests": len(tested)},
                           tol=float(tol[0]))
+
+    def _exact(self, ctx):
+        """The certified evaluation (rational kernels only, :meth:`uncertified_reason`): at each of the first
+        ``max_tests`` ALD tests with S_t ≠ ∅ of the (ball) run, α_t of eq. 4, κ(x_t, x_t) − kᵀK_S⁻¹k, by an exact
+        solve and the ratio det K_{S∪{x_t}} / det K_S by two exact determinants (python-flint fmpq_mat, from the
+        exact binary data), so lhs = max_t |α_t − ratio_t| / κ(x_t, x_t) is an exact rational. The learner's own α_t
+        (a ball) must contain the exact value; where it does not, its distance to the ratio is reported instead
+        (then lhs > 0 for certain: the learner's α_t is wrong)."""
+        from flint import arb, fmpq_mat
+
+        tr = ctx.trace
+        added, tested = support_history(tr)
+        tests, sizes = self._tests(added, tested, int(ctx.claim_params["max_tests"]))
+        pts = sorted(set(added.tolist()) | set(tests.tolist()))
+        G = exact_kernel_matrix(ctx.kernel, np.asarray(ctx.X, float)[pts])
+        at = {t: i for i, t in enumerate(pts)}
+        worst, where = nm.ball(0), -1
+        for t, m in zip(tests.tolist(), sizes.tolist()):
+            S, i = [at[s] for s in added[:m].tolist()], at[t]
+            K_S = fmpq_mat([[G[r][c] for c in S] for r in S])
+            k = fmpq_mat([[G[r][i]] for r in S])
+            alpha = G[i][i] - (k.transpose() * K_S.solve(k))[0, 0]  # eq. 4
+            big = fmpq_mat([[G[r][c] for c in S + [i]] for r in S + [i]])
+            ratio = big.det() / K_S.det()
+            own = nm.ball(tr["alpha_t"][t])
+            err = (abs(alpha - ratio) / G[i][i]) if _holds_exactly(own, alpha) else abs(own.a - arb(ratio)) / G[i][i]
+            err = nm.Ball(arb(err))  # exact when err is the exact rational (0 when the identity holds)
+            if not err.a.is_zero() and (where < 0 or err > worst):
+                worst, where = err, t + 1
+        return ctx.result(worst, 0.0, {"worst round": where, "ALD tests": len(tested)})
 
     def screen_stack(self, st, learner, claim_params):
         """:meth:`sides` for every run of a batch (the same function: the determinants of all runs are computed
@@ -249,19 +329,32 @@ class Interlacing(Claim):
 
     id = "INTERLACE"
     learners = ("pomd",)
-    uncertifiable = "the eigenvalues come from LAPACK (eigvalsh); no certified eigenvalue enclosure is computed"
     PARAMS = (P.Param("random_subsets", "int", 20, low=0, high=10_000, doc="random subsets tested beside the "
                       "support sets", search=False),)
+    #: Largest T certified: an exact characteristic polynomial of order 30 on float64 data under the degree-2 kernel
+    #: takes 0.6 s (its rationals are long), and the check computes one per submatrix, twice (here and the checker).
+    MAX_CERTIFIED_T = 16  # tuning: only which inputs get a certificate (a cost cap), never a verdict
+
+    def uncertified_reason(self, res):
+        if res.T > self.MAX_CERTIFIED_T:
+            return (f"T = {res.T} > {self.MAX_CERTIFIED_T}: the certified eigenvalues (exact characteristic "
+                    f"polynomials, or acb_mat.eig) are not computed at this size")
+        return None
+
+    def certificate_evidence(self, res):
+        """``subsets``: the random index sets (0-based rounds) the check used beside the support's prefixes."""
+        return {"subsets": [s.tolist() for s in random_subsets(res.T, int(res.params.get(
+            "random_subsets", self.claim_params["random_subsets"])))]}
 
     def evaluate(self, ctx):
+        T = ctx.T
+        added, _ = support_history(ctx.trace)
+        subsets = [added[:j] for j in range(1, len(added) + 1)]
+        subsets += random_subsets(T, int(ctx.claim_params["random_subsets"]))
+        if nm.is_ball():
+            return self._certified(ctx, subsets)
         K = ctx.kernel.matrix(ctx.X, ctx.X)
         lam = np.sort(np.linalg.eigvalsh(K))[::-1]
-        T = len(lam)
-        added, _ = support_history(ctx.trace)
-        rng = np.random.default_rng(0)
-        subsets = [added[:j] for j in range(1, len(added) + 1)]
-        subsets += [np.sort(rng.choice(T, size=int(rng.integers(1, T + 1)), replace=False))
-                    for _ in range(int(ctx.claim_params["random_subsets"]))]
         worst, where = 0.0, None
         for S in subsets:
             mu = np.sort(np.linalg.eigvalsh(K[np.ix_(S, S)]))[::-1]
@@ -272,6 +365,68 @@ class Interlacing(Claim):
                 worst, where = d, m
         tol = 1e-10 * T * max(abs(lam[0]), 1.0)
         return ctx.result(worst, 0.0, {"submatrices": len(subsets), "worst order m": where or 0}, tol=tol)
+
+    def _certified(self, ctx, subsets):
+        """The ball path: certified eigenvalues (:func:`certified_spectrum`), every gap λ_{i+T−m} − μ_i and μ_i − λ_i
+        a ball, or exactly 0 where the two eigenvalues are proven to be one algebraic number (a common root of the
+        two exact characteristic polynomials). lhs = max{0, gaps}: exactly 0 when interlacing holds."""
+        from flint import arb
+
+        T = ctx.T
+        if rational_kernel(ctx.kernel):
+            K = exact_kernel_matrix(ctx.kernel, np.asarray(ctx.X, float))
+        else:
+            K = [[nm.ball(v).a for v in row] for row in ctx.kernel.matrix(ctx.X, ctx.X)]
+        lam = certified_spectrum(K)
+        worst, where = arb(0), 0
+        for S in subsets:
+            S = [int(i) for i in S]
+            if len(S) == T:  # K itself: μ = λ, every gap is exactly 0
+                continue
+            mu = certified_spectrum([[K[i][j] for j in S] for i in S])
+            m = len(S)
+            for i in range(m):
+                for d in (eigen_gap(lam[i + T - m], mu[i]), eigen_gap(mu[i], lam[i])):
+                    if nm.Ball(d) > nm.Ball(worst):
+                        worst, where = d, m
+        return ctx.result(nm.Ball(worst), 0.0, {"submatrices": len(subsets), "worst order m": where})
+
+
+def random_subsets(T: int, n: int) -> list:
+    """INTERLACE's ``n`` random principal index sets of a T×T matrix (0-based, increasing; sizes uniform in 1..T),
+    drawn from one fixed seed, so that a re-derivation (and its certificate) lists the same ones."""
+    rng = np.random.default_rng(0)  # tuning: which random submatrices are tested (any seed tests the lemma)
+    return [np.sort(rng.choice(T, size=int(rng.integers(1, T + 1)), replace=False)) for _ in range(n)]
+
+
+def certified_spectrum(rows: list) -> list:
+    """Eigenvalues of a symmetric matrix, decreasing, with multiplicity, as (complex ball, characteristic
+    polynomial or None): for rational entries (python-flint fmpq) the certified isolating balls of the roots of the
+    exact characteristic polynomial; otherwise (arb entries) acb_mat.eig's certified enclosures, which raise
+    nm.Uncertain when they cannot isolate every eigenvalue (a repeated one)."""
+    from flint import acb_mat, arb_mat, fmpq, fmpq_mat
+
+    if all(isinstance(v, fmpq) for row in rows for v in row):
+        p = fmpq_mat(rows).charpoly()
+        roots = [(r, p) for r, k in p.complex_roots() for _ in range(k)]
+    else:
+        try:
+            roots = [(r, None) for r in acb_mat(arb_mat(rows)).eig()]
+        except ValueError as exc:
+            raise nm.Uncertain(f"acb_mat.eig: {exc}") from None
+    return sorted(roots, key=lambda rp: rp[0].real.mid(), reverse=True)  # isolating balls: their centres order them
+
+
+def eigen_gap(a: tuple, b: tuple):
+    """a − b (arb) for two certified eigenvalues (ball, polynomial); exactly 0 when a root of the gcd of their
+    exact characteristic polynomials lies in both isolating balls (then it is each one's unique root there)."""
+    from flint import arb
+
+    (x, p), (y, q) = a, b
+    if p is not None and q is not None and x.overlaps(y):
+        if any(x.contains(r) and y.contains(r) for r, _ in p.gcd(q).complex_roots()):
+            return arb(0)
+    return x.real - y.real
 
 
 # --------------------------------------------------------------------------------------------- Theorem 1
@@ -295,8 +450,8 @@ def degenerate_spectrum(lam: np.ndarray, alpha: float) -> str | None:
     """Why Theorem 1's fit cannot be used on this spectrum, or None.
 
     The proof's chain (13) starts from det(K_{S_{t_1}}) = κ(x_{t_1}, x_{t_1}) > α (ALD fails at every addition);
-    every envelope of a spectrum with λ_1 > α has R₀ ≥ λ_1/r > α, so its bound is positive. When λ_1(K_T) ≤ α every point passes the ALD test except the first, which Algorithm 1 adds because α_t = D on
-    S = ∅: then the fitted exponential bound 2 ln(R₀/α)/ln(1/r) can be ≤ 0 < 1 = |S_T| although no hypothesis of
+    every envelope of a spectrum with λ_1 > α has R₀ ≥ λ_1/r > α, so its bound is positive. When λ_1(K_T) ≤ α every
+    point passes the ALD test except the first, which Algorithm 1 adds because α_t = D on S = ∅: then the fitted exponential bound 2 ln(R₀/α)/ln(1/r) can be ≤ 0 < 1 = |S_T| although no hypothesis of
     the proof holds for it. Such a spectrum is degenerate for the fit; so is a non-finite one."""
     top = float(lam[0]) if len(lam) else 0.0
     if not math.isfinite(top):
@@ -357,8 +512,11 @@ class ALDBudget(Claim):
 
     id = "ALD-T1"
     learners = ("pomd",)
-    uncertifiable = ("the spectral envelope is fitted to LAPACK eigenvalues (eigvalsh); no certified eigenvalue "
-                     "enclosure is computed")
+    uncertifiable = ("'holds' is a statement about every admissible envelope λ_i ≤ R₀r^i (r ∈ (0, 1)) and "
+                     "λ_i ≤ R₀i^-p (p ≥ 1), which the calculator samples on grids of 400 values of r and p fitted to "
+                     "LAPACK eigenvalues (eigvalsh): a grid is evidence, not a proof (a certificate would need the "
+                     "infimum of each bound over r and p, a convex piecewise-linear minimisation in 1/ln(1/r) and "
+                     "1/p of the certified ln λ_i, which is not built)")
     PARAMS = (P.Param("decay", "str", "both", choices=("exp", "poly", "both"), doc="the spectral decay fitted"),)
 
     def preconditions(self, ctx):
@@ -390,7 +548,11 @@ class ALDBudget(Claim):
 
 # ---------------------------------------------------------------------------------------------- Lemma 3 (S)
 def lemma3_sides(sigma) -> tuple:
-    """(Σσ_t/√(ε + Σ_{τ<t}σ_τ), the proof's 2√(max σ + Σσ), 2√2·√Σσ) in mpmath (50 digits), ε = max σ."""
+    """(Σσ_t/√(ε + Σ_{τ<t}σ_τ), the proof's 2√(max σ + Σσ), 2√2·√Σσ), ε = max σ: in mpmath (50 digits), or in balls
+    inside ``nm.ball_arithmetic`` (the σ_t enter exactly, every root is a ball). Every σ_t = 0 (ε = 0) gives 0/0
+    terms, read as 0."""
+    if nm.is_ball():
+        return _lemma3_balls(sigma)
     with mpmath.workdps(50):
         s = [mpmath.mpf(v) for v in sigma]
         eps = max(s)
@@ -401,6 +563,19 @@ def lemma3_sides(sigma) -> tuple:
             lhs += v / mpmath.sqrt(eps + acc)
             acc += v
         return lhs, 2 * mpmath.sqrt(eps + acc), 2 * mpmath.sqrt(2) * mpmath.sqrt(acc)
+
+
+def _lemma3_balls(sigma) -> tuple:
+    """:func:`lemma3_sides` in balls."""
+    s = [nm.ball(v) for v in sigma]
+    eps = nm.bmax(*s)
+    if eps.a.is_exact() and eps.a.is_zero():
+        return nm.ball(0), nm.ball(0), nm.ball(0)
+    acc, lhs = nm.ball(0), nm.ball(0)
+    for v in s:
+        lhs += v / nm.sqrt(eps + acc)
+        acc += v
+    return lhs, 2 * nm.sqrt(eps + acc), 2 * nm.sqrt(nm.ball(2)) * nm.sqrt(acc)
 
 
 @claim
@@ -414,7 +589,7 @@ class Lemma3(Claim):
     id = "POM-L3"
     learners = ("pomd",)
     PARAMS = (P.Param("sigma", "floats", None, low=0.0, none_ok=True,
-                      doc="sigma_t >= 0, the eigenvalues (none: the sequence's kernel matrix)"),)
+                      doc="sigma_t >= 0 (none: the delta_t of the run on the given sequence)"),)
     needs_sequence = False
     unit_kernel = False
 
@@ -426,7 +601,10 @@ class Lemma3(Claim):
     def evaluate(self, ctx):
         s = ctx.claim_params["sigma"]
         if s is None:
-            s = np.nan_to_num(ctx.trace["delta"])
+            s = nm.nan_to_zero(ctx.trace["delta"])
+        if nm.is_ball():  # the balls themselves: no float of an irrational quantity (a zero-width "enclosure")
+            lhs, mid, rhs = lemma3_sides(list(s))
+            return ctx.result(lhs, rhs, {"proof step 2 sqrt(max + sum)": mid, "T": len(s)})
         lhs, mid, rhs = lemma3_sides(list(np.asarray(s, float)))
         return ctx.result(float(lhs), float(rhs), {"proof step 2 sqrt(max + sum)": float(mid), "T": len(s)},
                           tol=1e-30 + 1e-40 * float(rhs))
@@ -436,7 +614,7 @@ class Lemma3(Claim):
 def window_deltas(X, y, kernel, M: int, gradient_mask: np.ndarray | None = None) -> np.ndarray:
     """δ_t = max{‖∇_t − ∇̄_t‖² − ‖∇̄_t‖², 0} with ∇_t = −y_tκ(x_t, ·) (0 where the mask is False) and the window
     estimator ∇̄_t = −(1/M_t)Σ_{r=1}^{M_t} y_{t−r}κ(x_{t−r}, ·), M_t = min(t−1, M), ∇̄_1 = 0 (O(TM) kernel values)."""
-    X = np.asarray(X, float)
+    X = nm.asarray(np.asarray(X, float))  # the backend's numbers: a float64 x @ x would round inside a ball run
     y = np.asarray(y, float)
     T = len(y)
     out = nm.full(T, 0)  # float64, or balls in a certified run
@@ -557,7 +735,7 @@ class POMDTheorem2(_RegretClaim):
         S = nm.nan_to_zero(tr["delta"]).sum()
         omdr = bool(tr.is_kind("omdr-add").any() or tr.is_kind("omdr-halve").any())
         base = 3 * U * nm.sqrt(S) + 9 * U
-        extra = 3 * U * nm.sqrt(2 * T * S) / math.sqrt(p["B"]) if omdr else 0.0
+        extra = 3 * U * nm.sqrt(2 * T * S) / nm.sqrt(p["B"]) if omdr else 0.0  # √B a ball in certified runs
         lhs = np.sum(tr["loss"])
         rhs, lower, comp = _regret_rhs(ctx, base, extra, U, lhs)
         return ctx.result(lhs, rhs, {"sum loss": lhs, "sum delta": S, "3U sqrt(sum delta) + 9U": base,
@@ -582,7 +760,7 @@ class POMDCorollary1(_RegretClaim):
         A = kernel_alignment(ctx.X, ctx.y, ctx.kernel)
         omdr = bool(tr.is_kind("omdr-add").any() or tr.is_kind("omdr-halve").any())
         base = 6 * U * nm.sqrt(A) + 2 * D + 9 * U
-        extra = 6 * U * nm.sqrt(2 * T * (A + 2 * D)) / math.sqrt(p["B"]) if omdr else 0.0
+        extra = 6 * U * nm.sqrt(2 * T * (A + 2 * D)) / nm.sqrt(p["B"]) if omdr else 0.0  # √B a ball when certified
         lhs = np.sum(tr["loss"])
         rhs, lower, comp = _regret_rhs(ctx, base, extra, U, lhs)
         return ctx.result(lhs, rhs, {"sum loss": lhs, "A_T": A, "6U sqrt(A_T) + 2D + 9U": base, "OMDR term": extra,

@@ -269,8 +269,8 @@ class KernelExpansion:
         if self._factor is not None:
             try:
                 self._factor.append(row, kxx)
-            except np.linalg.LinAlgError:
-                self._factor = None  # rebuilt (or reported singular) on next use
+            except (np.linalg.LinAlgError, nm.Uncertain):  # in the span, or balls that cannot tell (certified runs)
+                self._factor = None  # rebuilt (or reported singular / Uncertain) on next use
         return n
 
     def remove(self, i: int) -> tuple[np.ndarray, float, int, float]:

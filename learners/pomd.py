@@ -28,6 +28,11 @@ Readings:
   POMD learning rate uses for D = 1; Lemma 3 stays valid for any ε ≥ max δ.
 * The halving drops {τ_j}_{j=B/2+1}^{B} with τ_1 < ... < τ_B, i.e. the newest half (as printed).
 * Line 12 ("compute ∇̄_t") has no effect on the update and is omitted; D defaults to 1 (κ(x, x) ≤ 1).
+* A loss round whose gradient is the zero function (κ(x_t, x_t) = 0, hence κ(x_t, ·) = 0, e.g. x_t = 0 under the
+  linear kernel) changes nothing: the text says "if ∇_t = 0, then f'_t = f'_{t−1} ... we do not add (x_t, y_t) into
+  S_t" and "we use the ALD condition to update S_t only if ∇_t ≠ 0", while line 7 tests ℓ_t > 0; with line 7 alone,
+  footnote 2's α_t = D would put x_t into S and make K_S singular (the paper's setting κ ∈ [A, D], A > 0, excludes
+  such points). Its δ_t = max{‖0 − ∇̄_t‖² − ‖∇̄_t‖², 0} = 0 is logged, as on the rounds without loss.
 * ``pomd`` is "always execute POMD" (Remark 1): no B₀, no OMDR. ``pomdr`` takes B₀ (default ⌈15 ln T⌉ as in the
   experiments, lowered to B/2 when that is not below B, since Algorithm 1 needs B > B₀) and an even B.
 
@@ -136,7 +141,7 @@ class _OptimisticMD(KernelLearner):
         self.log("loss", loss)
         kxx = nm.scalar(self.kernel.kxx(x))
         kind = "none"
-        if loss > 0:
+        if loss > 0 and kxx > 0:  # ∇_t = −y_tκ(x_t, ·) ≠ 0; κ(x_t, x_t) = 0 makes it the zero function (Reading)
             # δ_t = max{‖∇_t − ∇̄_t‖² − ‖∇̄_t‖², 0} = max{κ(x_t, x_t) − 2 y_t avg, 0}
             delta = nm.nonneg(kxx - 2.0 * y * avg)
             self.log("delta", delta)
@@ -148,7 +153,7 @@ class _OptimisticMD(KernelLearner):
                 kind = self._omdr_step(t, x, y, lam, row, kxx, fprev, delta)
         else:
             self.log("delta", 0.0)
-        self.win_X.append(np.array(x, dtype=float))
+        self.win_X.append(nm.asarray(x))  # the backend's numbers: float64 copies would round ‖x‖² in a ball run
         self.win_y.append(float(y))
         return fx, kind
 
@@ -201,16 +206,50 @@ class _OptimisticMD(KernelLearner):
         return "omdr-add"
 
     def _project(self) -> None:
+        """Π_U: f' ← min{1, U/‖f'‖} f'. At a tie ‖f'‖ = U, which balls cannot decide, both branches are the same
+        function, so a ball run scales by the ball of min{1, U/‖f'‖} instead of deciding."""
         n = self.f.norm
-        if n > self.U:
+        try:
+            over = n > self.U
+        except nm.Uncertain:
+            self.f.scale(self.U / nm.bmax(self.U, n))
+            return
+        if over:
             self.f.scale(self.U / n)
+
+    def _first_max(self, G, X, d: int, keep: np.ndarray) -> int:
+        """The first kept slot of largest κ(x_kept, x_d) (eq. 9's argmax; np.argmax's first maximum). In ball
+        arithmetic two kernel values that are equal (symmetric or repeated points) are two overlapping balls no
+        comparison decides, so there the kernels' values are compared through :meth:`_larger`, exactly."""
+        best = keep[0]
+        for i in keep[1:]:
+            if (self._larger(X[i], X[best], X[d]) if nm.is_ball() else G[d, i] > G[d, best]):
+                best = i
+        return best
+
+    def _larger(self, u, w, v) -> bool:
+        """κ(u, v) > κ(w, v), from inner products of the exact binary data (exact in balls): the Gaussian κ decreases
+        in ‖u − v‖²; the linear κ is uᵀv; the normalised polynomial κ is r^D times a factor common to both, with
+        r(u) = (c + uᵀv)/√(c + ‖u‖²), compared through r(u)²(c + ‖u‖²)(c + ‖w‖²) without a square root."""
+        k = self.kernel
+        if k.name == "gaussian":
+            return (w - v) @ (w - v) > (u - v) @ (u - v)
+        if k.name == "linear":
+            return u @ v > w @ v
+        pu, pw = k.c + u @ v, k.c + w @ v  # r(u) ∝ pu/√(c + ‖u‖²), same sign as pu
+        su, sw = pu * pu * (k.c + w @ w), pw * pw * (k.c + u @ u)  # r(u)², r(w)² over a common positive factor
+        if int(k.degree) % 2 == 0 or (pu >= 0 and pw >= 0):  # |r| decides (even D), or r ≥ 0 on both sides
+            return su > sw
+        if pu < 0 and pw < 0:
+            return su < sw
+        return pu > pw  # opposite signs: the positive one is larger
 
     def _halve(self) -> None:
         """Eq. 9 and the rescaling to norm U, then the eq. 10 learning-rate restart."""
         order = np.argsort(self.f.born, kind="stable")
         keep, drop = order[: self.B // 2], order[self.B // 2:]
-        G = self.f.gram
-        target = keep[np.argmax(G[np.ix_(drop, keep)], axis=1)]
+        G, X = self.f.gram, self.f.X
+        target = np.array([self._first_max(G, X, d, keep) for d in drop], dtype=int)
         coef = np.array(self.f.alpha, dtype=nm.dtype())
         np.add.at(coef, target, coef[drop])
         self.f.restrict(keep, alpha=coef[keep])
@@ -261,5 +300,5 @@ class POMDR(_OptimisticMD):
     def B0(self) -> int:
         if self._B0 is not None:
             return int(self._B0)
-        b0 = math.ceil(15 * math.log(max(self.horizon, 2)))
+        b0 = math.ceil(15 * math.log(max(self.horizon, 2)))  # tuning: at T = 1 any B0 gives one run (t̄ ≥ T)
         return b0 if b0 < self.B else self.B // 2

@@ -21,7 +21,6 @@ from bounds.cli import main
 from bounds.errata import Witness, replay
 from bounds.registry import get, implemented
 from learners.base import SequenceError
-from numpy.linalg import LinAlgError
 
 FEW = settings(max_examples=25 if settings().max_examples < 1000 else 200, deadline=None,
                suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
@@ -78,9 +77,7 @@ FAMILIES = sorted({BY_ID[c].section for c in SEQUENCE_CLAIMS})
 SEPARABILITY = ("OMM-",)  # claims of paper 004 assume linearly separable data (Assumption 2)
 # Defects found by these tests in code this branch does not own, reported (see the strict xfail tests below, which
 # go red once fixed): inputs matching them are rejected here so that the property keeps looking for others.
-KNOWN_DEFECTS = (
-    ("", lambda X, y: bool(np.any(np.all(X == 0, axis=1))), LinAlgError),  # pomd/pomdr: κ(0, 0) = 0 joins S
-)
+KNOWN_DEFECTS: tuple = ()  # (claim-id prefix, predicate on (X, y), exception type) of each reported defect
 
 
 def _known_defect(cid: str, X, y, exc: BaseException) -> bool:
@@ -148,10 +145,22 @@ def test_fixed_omm_at_scale_1e150():
     assert res.holds is True and 0 < lo <= hi <= lo * (1 + 1e-9) and lo > 1e149
 
 
-@pytest.mark.xfail(strict=True, raises=LinAlgError, reason="reported: pomd adds x = 0 (κ(0, 0) = 0 under the "
-                   "linear kernel) to S, whose Gram factor is then singular (remove this marker once fixed)")
-def test_known_defect_pomd_zero_point():
-    learners.make("pomd", kernel="linear").run(np.zeros((2, 2)), np.array([1, 1]))
+@pytest.mark.parametrize("compiled", [True, False])
+@pytest.mark.parametrize("name", ["pomd", "pomdr"])
+def test_pomd_zero_gradient_round_changes_nothing(name, compiled):
+    """Was a reported defect (pomd put x = 0, κ(0, 0) = 0 under the linear kernel, into S by footnote 2's α_t = D,
+    and K_S was singular): a loss round whose gradient −y_tκ(x_t, ·) is the zero function changes nothing and adds
+    nothing to S, as 003's text says ("if ∇_t = 0 ... we do not add (x_t, y_t) into S_t"). Its δ_t is 0; the
+    zero points leave the run on the other points as it is without them (their window terms κ(0, x) are 0, and
+    only the window length M_t counts them)."""
+    kw = {"B": 4, "B0": 1} if name == "pomdr" else {}
+    X = np.array([[0.0, 0.0], [0.5, 0.0], [0.0, 0.0], [0.0, 0.5], [0.0, 0.0]])
+    y = np.array([1, -1, -1, 1, 1])
+    tr = learners.make(name, kernel="linear", compiled=compiled, **kw).run(X, y)
+    kinds = [tr.kind_names[k] for k in tr.kind]
+    assert kinds[0] == kinds[2] == kinds[4] == "none" and list(tr["loss"][[0, 2, 4]]) == [1.0, 1.0, 1.0]
+    assert list(tr["delta"][[0, 2, 4]]) == [0.0, 0.0, 0.0] and list(tr.size) == [0, 1, 1, 2, 2]
+    assert kinds[1] == "pomd-add" and kinds[3] == ("omdr-add" if name == "pomdr" else "pomd-add")
 
 
 @pytest.mark.xfail(strict=True, reason="reported: bogd++ scores NaN once every support point has κ(x, x) = 0 (eq. 16 "
@@ -279,7 +288,7 @@ def test_permuting_features_changes_nothing(name, seq, kernel):
     by rounding only (BLAS may fuse the products in another order): the runs agree to 1e-12 until the first round
     whose score is within 1e-12 of 0, where rounding may decide the sign."""
     X, y = seq
-    if name in ("bogd++", "pomd"):  # the reported zero-point defects (test_known_defect_*)
+    if name == "bogd++":  # the reported zero-point defect (test_known_defect_bogdpp_zero_points)
         assume(kernel != "linear" or bool(np.all(np.einsum("ij,ij->i", X, X) > 0)))  # κ(x, x) > 0 in float64
     a = _run(name, kernel, X, y)
     b = _run(name, kernel, X[:, ::-1].copy(), y)

@@ -92,7 +92,7 @@ def _run(kc, kp, X, y, omdr, B, B0, T, U, D, M, ald_thresh, E, ext, first, score
         core.log(ext, first, C_LOSS, i, loss)
         kx = core.kxx(kc, kp, x)
         kind = 0
-        if loss > 0:
+        if loss > 0 and kx > 0:  # a zero gradient (κ(x_t, x_t) = 0) changes nothing (learners/pomd.py, Readings)
             delta = max(kx - 2.0 * yt * avg, 0.0)
             core.log(ext, first, C_DELTA, i, delta)
             pomd = tbar >= T if omdr else True
