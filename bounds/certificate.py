@@ -188,8 +188,10 @@ def build(claim: Any, bres: Any, X: Any, y: Any, kernel: Any, evidence: dict) ->
         "params": params_json(claim, bres.learner, bres.params),
         "X": [] if X is None else [[exact(v) for v in row] for row in np.asarray(X, float)],
         "y": [] if y is None else [int(v) for v in np.asarray(y)],
-        "run": run_json(bres.trace), "comparator": comparator_json(bres.comparator_f or _zero(bres)),
-        "scope": "all" if bres.comparator.get("kind") in (None, "oracle") else "given",
+        "run": run_json(bres.trace),
+        "comparator": comparator_json(_zero(bres) if bres.comparator_f is None else bres.comparator_f),
+        "scope": bres.comparator.get("scope") or ("all" if bres.comparator.get("kind") in (None, "oracle")
+                                                  else "given"),
         "dual": list(evidence.get("dual", [])),
         "evidence": claim.certificate_evidence(bres),
         "claimed": claimed_json(bres),
