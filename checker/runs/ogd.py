@@ -90,7 +90,7 @@ def ogd(c: Certificate) -> Run:
     powers = [num(fmpq(1))]  # powers[k] = (1 − ηλ)^k: a vector inserted at round s has weight η(1 − ηλ)^(t−1−s)
     support, scores, losses = [], [], []
     for t in range(c.T):
-        f = eta * total(y[s] * powers[t - 1 - s] * num(c.K(s, t)) for s in support)
+        f = eta * total(powers[t - 1 - s] * c.K(s, t) * y[s] for s in support)  # a ball times a rational: a ball
         grad = lt(y[t] * f, 1, f"y_t f_t(x_t) < 1 at round {t + 1}")
         expect(cols, t, "grad", grad)
         expect(cols, t, "kind", "update" if grad else ("shrink" if P["lam"] != 0 else "none"))
