@@ -16,6 +16,12 @@ are equal, not the α_i (BOGD-H); Thm 3 prints the learner's loss for the compar
 Theorems 2-4 fail whenever eq. 10's cap binds, because the coordinate-wise cap is not the projection onto Ω(ηγ)
 that the proof uses (BOGD-T2/T3/T4 "capping-not-projection"; with γ ≥ L and λη ≥ 1/B they hold, BOGD-E14).
 
+Certificates (checker/claims/bogd.py states each claim; checker/runs/ogd.py replays the learners): the I claims'
+certificates carry the run (BOGD-UNB and BOGD-H record the run they read); the E claims' the exact expectation's
+every realisation (evidence ``realisations``, each a run whose draws i_k the checker checks and whose probability it
+recomputes from the sampling rule) and, over Ω(ηγ), the explicit comparator with its rounds (``omega rounds``) and
+the box bound's multipliers (``omega dual``). Only the exact expectation is certified.
+
 Comparators. "For any f ∈ Ω(ηγ)" claims minimise their right side c_f‖f‖² + L_T(f) over Ω(ηγ) with cvxpy
 (box-constrained, ``omega_comparator``) for the explicit comparator; the certified lower bound is the larger of the
 box problem's own Lagrangian/Frank-Wolfe bound and the oracle's (bounds.oracle) weak-duality bound over all of
@@ -31,6 +37,7 @@ from scipy import stats
 from learners import numeric as nm
 from learners import params as P
 from learners.base import run_seeds as learners_run_seeds
+from learners.expansion import KernelExpansion
 from learners.ogd import removal_rows
 from learners.realisations import realisations
 
@@ -125,28 +132,61 @@ def omega_comparator(X, y, kernel, c_s: float, cap: float, oracle: HingeOracle |
     norm_sq = nm.nonneg(b0 @ Qb)
     loss = nm.pos_part(1 - Qb).sum()
     g = -(Q @ a) + 2 * c_s * Qb
-    lag = a.sum() - a @ Qb + c_s * norm_sq
+    lag = sum((nm.scalar(v) for v in a), nm.scalar(0)) - a @ Qb + c_s * norm_sq  # Σa_t in the backend, not float64
     lower = lag + sum((nm.bmin(0, cap * gi) for gi in g), nm.scalar(0)) - g @ b0
     value = loss + c_s * norm_sq
+    evidence = {"omega dual": {"a": a, "beta0": b0}}
     if nm.lower(value) > T:  # f = 0 ∈ Ω is better
-        return nm.scalar(T), nm.bmin(lower, T), {"kind": "omega", "loss": float(T), "norm": 0.0, "support": 0,
-                                                 "note": "f = 0 (best found)"}
-    return value, nm.bmin(lower, value), {"kind": "omega", "loss": loss, "norm": nm.sqrt(norm_sq),
-                                          "support": int(np.count_nonzero(b0)), "cap": cap, "certified_lower": lower}
+        return nm.scalar(T), nm.bmin(lower, T), {"kind": "omega", "scope": "all", "loss": float(T),
+                                                 "norm": 0.0, "support": 0, "note": "f = 0 (best found)",
+                                                 EVIDENCE: {**evidence, "omega rounds": []}}
+    return value, nm.bmin(lower, value), {"kind": "omega", "scope": "all", "loss": loss,
+                                          "norm": nm.sqrt(norm_sq), "support": int(np.count_nonzero(b0)), "cap": cap,
+                                          "certified_lower": lower,
+                                          EVIDENCE: {**evidence, "omega rounds": np.flatnonzero(b0).tolist()}}
 
 
 def _comparator_side(ctx: Context, c_s, cap) -> tuple:
-    """(value at the explicit comparator, certified lower bound, description) of min L_T(f) + c_s‖f‖². The solves
-    are float64; the value and the bound are evaluated in the backend (balls in a certified replay)."""
+    """(value at the explicit comparator, certified lower bound, description) of min L_T(f) + c_s‖f‖² over H
+    (cap None) or Ω(cap). The solves are float64; the value and the bound are evaluated in the backend (balls in a
+    certified replay). Sets ``ctx.comparator_f`` (the explicit comparator) and, over Ω, the certificate evidence
+    ("omega rounds", "omega dual": checker/claims/bogd.py) in the context's evidence."""
     if nm.is_mp() and not nm.is_ball():  # mpmath replays: the oracle side stays float64
         with nm.float64():
             return _comparator_side(ctx, float(c_s), None if cap is None else float(cap))
     oracle = HingeOracle(ctx.X, ctx.y, ctx.kernel)
     res = oracle.minimise(1.0, c_s, math.inf)
     if cap is None:
+        ctx.comparator_f = res.comparator.expansion(ctx.X, ctx.kernel)
         return res.value, nm.bmin(res.lower, res.value), res.describe()
     value, omega_lower, desc = omega_comparator(ctx.X, ctx.y, ctx.kernel, c_s, cap, oracle)
+    ev = desc.pop(EVIDENCE)
+    _evidence(ctx).update(ev)
+    keep = ev["omega rounds"]
+    with nm.float64():
+        beta = np.asarray(ev["omega dual"]["beta0"], float)[keep] * np.asarray(ctx.y, float)[keep]
+        ctx.comparator_f = KernelExpansion.from_points(ctx.kernel, np.asarray(ctx.X, float)[keep], beta)
     return value, nm.bmin(nm.bmax(res.lower, omega_lower), value), desc
+
+
+def _exact_evidence(ev: dict) -> dict:
+    """The evidence as the certificate writes it: numbers exact (bounds.certificate.exact), lists elementwise."""
+    from .certificate import exact
+
+    out = dict(ev)
+    if "omega dual" in ev:
+        out["omega dual"] = {k: [exact(v) for v in np.asarray(x, float)] for k, x in ev["omega dual"].items()}
+    if "omega rounds" in ev:
+        out["omega rounds"] = [int(t) for t in ev["omega rounds"]]
+    return out
+
+
+EVIDENCE = "_certificate_evidence"  # a key of omega_comparator's description, moved into the context's evidence
+
+
+def _evidence(ctx: Context) -> dict:
+    """The certificate evidence a check gathers (Claim.certificate_evidence writes it), kept on its context."""
+    return ctx.__dict__.setdefault("_bogd_evidence", {})
 
 
 def _require_lam_eta(ctx: Context, p: dict) -> None:
@@ -210,7 +250,7 @@ class BOGDUnbiased(Claim):
 
     def evaluate(self, ctx):
         learner = ctx.make_learner()
-        tr = learner.run(ctx.X, ctx.y)
+        tr = ctx.trace = learner.run(ctx.X, ctx.y)  # the run the certificate records (its removal log is read here)
         p = learner.describe_params()
         le, cap = p["lam"] * p["eta"], p["gamma"] * p["eta"]
         worst, where = 0.0, -1
@@ -292,7 +332,7 @@ class BOGDUnbiased(Claim):
         """The defects of one removal round (relative to max |α|), in the backend's numbers (balls when certified:
         nm.bmax / nm.bmin / nm.nonneg are defined on overlapping balls)."""
         p, a_, new, i = rec["p"], rec["alpha"], rec["alpha_new"], rec["i"]
-        scale = nm.bmax(*[abs(v) for v in a_], 1e-300)
+        scale = _divisor([abs(v) for v in a_])
         a = (1 - le) / (le * (1 - p)) * a_
         b = (le - p) / (le * (1 - p)) * a_
         Z = np.zeros(len(p))
@@ -304,6 +344,15 @@ class BOGDUnbiased(Claim):
                 "eq10 = pi(eq7)": nm.bmax(*[abs(u - v) for u, v in zip(eq7, new)]) / scale,
                 "sum p = 1": abs(sum(p) - 1),
                 "p_i >= 0 (sampled p)": nm.nonneg(-nm.bmin(*p))}
+
+
+def _divisor(values):
+    """The divisor of a relative defect: max(values) (≥ 0), or where that is 0 (every defect is 0 then) 1e-300 in
+    float64 and 1 in balls (exactly the checker's: checker/claims/bogd.py)."""
+    if nm.is_ball():
+        m = nm.bmax(*values)
+        return m if m > 0 else nm.scalar(1)
+    return nm.bmax(*values, 1e-300)
 
 
 def _colsum(tr, name: str):
@@ -343,7 +392,7 @@ class BOGDSkewness(Claim):
 
     def evaluate(self, ctx):
         learner = ctx.make_learner()
-        tr = learner.run(ctx.X, ctx.y)
+        tr = ctx.trace = learner.run(ctx.X, ctx.y)  # the run the certificate records (its removal log is read here)
         printed = ctx.claim_params["reading"] == "printed"
         worst, where = 0.0, -1
         H_trace = np.asarray(tr["H"]) if "H" in tr else np.array([])
@@ -351,11 +400,11 @@ class BOGDSkewness(Claim):
         for rec in learner.removal_log:
             a, k = rec["alpha"], rec["kdiag"]
             B = len(a)
-            scale = nm.bmax(*(B * a * a * k), 1e-300)
+            scale = _divisor(B * a * a * k)
             H = (B * np.sum(a * a * k) - np.sum(a * nm.sqrt(k)) ** 2) / scale
             consistency = nm.bmax(consistency, abs(H * scale - H_trace[rec["t"] - 1]) / scale)
             c = a if printed else a * nm.sqrt(k)
-            spread = (nm.bmax(*c) - nm.bmin(*c)) / nm.bmax(*[abs(v) for v in c], 1e-300)
+            spread = (nm.bmax(*c) - nm.bmin(*c)) / _divisor([abs(v) for v in c])
             zero, unequal = (0, 0) if nm.is_ball() else (self.ZERO, 1e-6)  # certified: H = 0 and spread > 0 exactly
             d = nm.nonneg(-H)
             if abs(H) <= zero and spread > unequal:
@@ -365,9 +414,10 @@ class BOGDSkewness(Claim):
             if nm.upper(d) > nm.upper(worst):
                 where = rec["t"]
             worst = nm.bmax(worst, d)
-        return ctx.result(nm.bmax(worst, consistency), 0.0,
-                          {"worst round": where, "trace H consistency": consistency,
-                           "removals": len(learner.removal_log), "reading": ctx.claim_params["reading"]}, tol=1e-9)
+        terms = {"worst round": where, "removals": len(learner.removal_log), "reading": ctx.claim_params["reading"]}
+        if nm.is_ball():  # certified: the checker recomputes H(f_t) from the run itself; the H column is not data
+            return ctx.result(worst, 0.0, terms)
+        return ctx.result(nm.bmax(worst, consistency), 0.0, {**terms, "trace H consistency": consistency}, tol=1e-9)
 
     def screen_stack(self, st, learner, claim_params):
         """:meth:`evaluate`'s defects over every logged removal of every run at once in float64 (the same formulas,
@@ -412,28 +462,46 @@ class _ExpectationClaim(Claim):
     def certify_params(self, res) -> dict:
         return {**res.params, "expectation": "exact"}
 
+    def certificate_evidence(self, res) -> dict:
+        """``realisations``: every realisation of the exact expectation, each a run (bounds.certificate.run_json:
+        its kinds and integer and boolean columns, the draws i_k among them); over Ω(ηγ), ``omega rounds`` and
+        ``omega dual`` (:func:`omega_comparator`; their meaning: checker/claims/bogd.py)."""
+        return _exact_evidence(getattr(res, "_bogd_evidence", {}))
+
     def expect(self, ctx, F) -> tuple[str, list]:
-        """("exact", [(P(ω), F(ω)), ...]) over every realisation, or ("monte-carlo", [(1/n, F(seed)), ...])."""
+        """("exact", [(P(ω), F(ω)), ...]) over every realisation, or ("monte-carlo", [(1/n, F(seed)), ...]). The
+        exact mode keeps each realisation's run for the certificate (evidence ``realisations``)."""
         if ctx.claim_params["expectation"] == "exact":
+            from .certificate import run_json
+
             limit = int(ctx.claim_params["max_realisations"])
-            return "exact", [(r.probability, F(r.trace)) for r in realisations(ctx.make_learner, ctx.X, ctx.y, limit)]
+            reals = list(realisations(ctx.make_learner, ctx.X, ctx.y, limit))
+            if nm.is_ball():
+                _evidence(ctx)["realisations"] = [run_json(r.trace) for r in reals]
+            return "exact", [(r.probability, F(r.trace)) for r in reals]
         traces = run_seeds(ctx, int(ctx.claim_params["seeds"]), self.MC_COLUMNS)
         return "monte-carlo", [(1 / len(traces), F(t)) for t in traces]
 
-    def verdict(self, ctx, kind: str, values: list, rhs, rhs_lower, terms: dict, comparator: dict, what: str):
+    def verdict(self, ctx, kind: str, values: list, rhs, rhs_lower, terms: dict, comparator: dict, what: str,
+                derived=None):
         """The verdict on E[random side] ≤ rhs: exact (a deterministic comparison, certifiable) or Monte Carlo.
         ``values`` are (weight, {component: value}) with the random side under "side"; each component's mean is
-        reported as "mean <component>"."""
+        reported as "mean <component>"; ``derived(mean)`` gives further terms computed from the mean (reported, and
+        in the exact mode claimed in the certificate like every other term)."""
         means = {f"mean {c}": sum((w * v[c] for w, v in values), nm.scalar(0)) for c in values[0][1] if c != "side"}
         if kind == "monte-carlo":
-            return mc_result(ctx, [float(v["side"]) for _, v in values], rhs, rhs_lower,
-                             {**terms, **{k: float(m) for k, m in means.items()}, "expectation": kind},
-                             comparator, ctx.claim_params["confidence"], what)
+            res = mc_result(ctx, [float(v["side"]) for _, v in values], rhs, rhs_lower,
+                            {**terms, **{k: float(m) for k, m in means.items()}, "expectation": kind},
+                            comparator, ctx.claim_params["confidence"], what)
+            res.terms.update(derived(res.terms["mean"]) if derived else {})
+            return res
         E = sum((w * v["side"] for w, v in values), nm.scalar(0))
         mass = sum((w for w, _ in values), nm.scalar(0))
         res = ctx.result(E, rhs, {**terms, **means, "mean": E, "expectation": f"exact over {len(values)} "
-                                  f"realisations", "sum of P(omega)": mass}, rhs_lower=rhs_lower, comparator=comparator)
+                                  f"realisations", "sum of P(omega)": mass, **(derived(E) if derived else {})},
+                         rhs_lower=rhs_lower, comparator=comparator)
         res.notes.insert(0, f"{what}: exact expectation over all {len(values)} realisations of the learner's draws")
+        res._bogd_evidence = _evidence(ctx)
         return res
 
     def preconditions(self, ctx):
@@ -536,9 +604,11 @@ class BOGDEq14(_ExpectationClaim):
     def preconditions(self, ctx):
         super().preconditions(ctx)
         p = ctx.resolved_params()
-        ctx.require("gamma >= L = 1", p["gamma"] >= 1, f"γ = {p['gamma']}")
-        ctx.require("lam*eta >= 1/B", p["lam"] * p["eta"] >= 1.0 / p["B"] - 1e-15,
-                    f"λη = {p['lam'] * p['eta']:.6g}, 1/B = {1 / p['B']:.6g}")
+        gamma, le, B = nm.scalar(p["gamma"]), nm.scalar(p["lam"]) * nm.scalar(p["eta"]), nm.scalar(p["B"])
+        slack = 0 if nm.is_ball() else 1e-15  # certified: γ ≥ 1 and λη ≥ 1/B exactly (no tolerance)
+        ctx.require("gamma >= L = 1", gamma >= 1, f"γ = {p['gamma']}")
+        ctx.require("lam*eta >= 1/B", le >= 1 / B - slack,
+                    f"λη = {float(nm.mid(le)):.6g}, 1/B = {1 / p['B']:.6g}")
 
     def evaluate(self, ctx):
         k = self.consts(ctx)
@@ -552,13 +622,16 @@ class BOGDEq14(_ExpectationClaim):
 
         kind, values = self.expect(ctx, F)
         value, lower, comp = _comparator_side(ctx, k["c_f"], None)
+
+        def ratio(mean) -> dict:  # in the backend's numbers (nm.sqrt: a ball when certified)
+            if not comp["norm"] > 0:
+                return {}
+            return {"regret / (T ||f|| / sqrt B)": (mean - comp["loss"]) / (k["T"] * comp["norm"] / nm.sqrt(k["B"]))}
+
         res = self.verdict(ctx, kind, values, value + k["uniform term"], lower + k["uniform term"],
                            {"((B/(B-1))^2 gamma^2 + 1) eta T": k["uniform term"], "c_f": k["c_f"],
                             "L_T(f)": comp["loss"], "||f||": comp["norm"], "capped weights": capped[0]}, comp,
-                           "E[Σℓ(y_t f_t(x_t))]")
-        if comp["norm"] > 0:
-            res.terms["regret / (T ||f|| / sqrt B)"] = (res.terms["mean"] - comp["loss"]) / (
-                float(k["T"]) * comp["norm"] / math.sqrt(float(k["B"])))
+                           "E[Σℓ(y_t f_t(x_t))]", derived=ratio)
         if capped[0]:  # eq. 14's premise (π_Ω not in effect) fails on this run: outside the claim's hypotheses
             raise PreconditionError(self.id, "no weight capped by eq. 10",
                                     f"eq. 10's cap was active {capped[0]} times, so π_Ω is in effect and eq. 14's "

@@ -226,7 +226,8 @@ def build(claim: Any, bres: Any, X: Any, y: Any, kernel: Any, evidence: dict) ->
         "run": run_json(bres.trace),
         # an oracle comparator f = 0 is an expansion with no points (falsy), not "no comparator"
         "comparator": comparator_json(bres.comparator_f if bres.comparator_f is not None else _zero(bres)),
-        "scope": "all" if bres.comparator.get("kind") in (None, "oracle") else "given",
+        "scope": bres.comparator.get("scope") or ("all" if bres.comparator.get("kind") in (None, "oracle")
+                                                  else "given"),
         "dual": list(evidence.get("dual", [])),
         "evidence": claim.certificate_evidence(bres),
         "claimed": claimed_json(bres),

@@ -173,7 +173,9 @@ class _BoundedOGD(_HingeOGD):
         else:
             new = np.minimum(raw, cap)
         new[i] = 0
-        clipped = int(np.count_nonzero(raw > cap))
+        over = np.asarray(raw > cap, dtype=bool)
+        over[i] = False  # eq. 10 gives the drawn slot min(0, γη) = 0: its cap never binds
+        clipped = int(np.count_nonzero(over))
         sqk = nm.sqrt(kdiag)
         H = len(alpha) * (alpha * alpha * kdiag).sum() - (alpha * sqk).sum() ** 2
         if len(self.removal_log) < self.removal_log_limit:

@@ -293,7 +293,7 @@ def replay_bogd(K: np.ndarray, y: np.ndarray, B: "int | None", lam: float, eta: 
         new = np.minimum(raw, cap)
         new[k] = 0.0
         row.update(alphas=alpha.copy(), kd=kd.copy(), removal=True, i_k=k, p_chosen=p[k], p_min=p.min(), p_max=p.max(), p_min_raw=pmin_raw,
-                   alpha_before=alpha[k], alpha_after=0.0, clipped=int(np.count_nonzero(raw > cap)),
+                   alpha_before=alpha[k], alpha_after=0.0, clipped=int(np.count_nonzero(np.delete(raw, k) > cap)),
                    H=B * float(np.sum(alpha ** 2 * kd)) - float(np.sum(alpha * np.sqrt(kd))) ** 2,
                    sampling_term=float(np.sum(p * alpha ** 2 / (1 - p) ** 2)))
         w = {i: float(v) for i, v in zip(slots, new)}

@@ -244,15 +244,22 @@ def test_bogd_eq14():
 def test_bogd_eq14_counts_a_round_that_caps_a_single_weight():
     """B = 2, γ = η = 1 (cap 1), λ two ulps below ½: λη ≥ 1/B − 1e-15 passes, but in float64 the growth factor
     (1 − λη)/(1 − ½) is 1 + 2⁻⁵², so on the only removal round (t = 3; every round has a gradient, the points are
-    far apart) the newest weight η = 1 exceeds the cap and the older (1 − λη)·1 does not: exactly one capped weight
-    per run, three over three seeds, and eq. 14's premise fails."""
+    far apart) the newest weight η = 1 (slot 1) exceeds the cap and the older (1 − λη)·1 does not. Eq. 10 gives the
+    drawn slot min(0, γη) = 0, so the cap binds only when slot 0 is drawn: learner seed 3 draws slot 0 in its three
+    Monte Carlo runs (seeds 3, 1003, 2003): three capped weights, and eq. 14's premise fails; seed 0 draws slot 1 in
+    all three, and no weight is capped (the drawn slot's growth is not a cap: the count used to include it)."""
     lam = 0.4999999999999999
     grow = (1 - lam * 1.0) / (1 - 1 / 2)
     assert 1.0 * grow > 1.0 and (1 - lam) * grow < 1.0 and lam >= 1 / 2 - 1e-15  # one weight over the cap
     X, y = np.array([[0.0], [3.0], [6.0]]), np.array([1, -1, 1])
+    kw = dict(B=2, lam=lam, eta=1.0, gamma=1.0)
+    draws = {seed: [int(learners.make("bogd", kernel=GAUSS, **kw, seed=seed + 1000 * k).run(X, y)["i_k"][2])
+                    for k in range(3)] for seed in (3, 0)}
+    assert draws == {3: [0, 0, 0], 0: [1, 1, 1]}
     with pytest.raises(bounds.PreconditionError, match="cap was active 3 times"):
-        bounds.check("BOGD-E14", X, y, kernel=GAUSS, learner="bogd",
-                     params=dict(B=2, lam=lam, eta=1.0, gamma=1.0, seeds=3))
+        bounds.check("BOGD-E14", X, y, kernel=GAUSS, learner="bogd", params=dict(**kw, seed=3, seeds=3))
+    r = bounds.check("BOGD-E14", X, y, kernel=GAUSS, learner="bogd", params=dict(**kw, seed=0, seeds=3))
+    assert r.terms["capped weights"] == 0
 
 
 @pytest.mark.claim("BOGD-T4")

@@ -92,7 +92,7 @@ def _remove_one(E, variant, lam, eta, cap, u, t, i_round, ext, first, rlog, rlog
             grow0 = g
         raw = alpha[j] * g
         new[j] = min(raw, cap)
-        clipped += raw > cap
+        clipped += (raw > cap) and j != i  # eq. 10 gives the drawn slot min(0, γη) = 0: its cap never binds
     new[i] = 0.0
     s2, s1, pmin, pmax, samp = 0.0, 0.0, np.inf, -np.inf, 0.0
     for j in range(n):
