@@ -65,7 +65,7 @@ bench-hunt: $(STAMP)   ## hunt throughput against OLD, the tree issue 11 was fil
 	$(BIN)/python benchmarks/bench_hunt_throughput.py --old $(OLD)
 	$(BIN)/python benchmarks/bench_hunt_workload.py --old $(OLD)
 
-bench: $(STAMP)   ## the report's time (first and second run), compiled vs generic learner.run (issue 11), the older benches
+bench: $(STAMP)   ## the report's time (first, second run), compiled vs generic learner.run (issue 11), older benches
 	$(BIN)/python benchmarks/bench_report.py
 	$(BLAS1) $(BIN)/python benchmarks/bench_compiled.py
 	$(BLAS1) $(BIN)/python benchmarks/bench_hunt.py

@@ -207,7 +207,8 @@ md += ["## AVP (Cor. 1) against the Perceptron bound", "",
        "| ε | AVP \\|M_T\\| | \\|N_T\\| | (1 − 2ε)\\|N_T\\| | AVP-C1 rhs | ratio |", "|---|---|---|---|---|---|"]
 for r in avp:
     eps, n = r["eps"], r["N"]
-    md.append(f"| {eps} | {r['lhs']:.0f} | {n} | {(1 - 2 * eps) * n:.4g} | {r['rhs']:.4g} | {r['lhs'] / r['rhs']:.3f} |")
+    md.append(f"| {eps} | {r['lhs']:.0f} | {n} | {(1 - 2 * eps) * n:.4g} | {r['rhs']:.4g} | "
+              f"{r['lhs'] / r['rhs']:.3f} |")
 md.append("")
 SECTION_AVP = "AVP (Cor. 1) against the Perceptron bound"
 nb.claim("PER-T1", [{"T": T_MAX, "observed": per["lhs"], "bound": per["rhs"], "verdict": per["verdict"][0],

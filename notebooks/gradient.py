@@ -292,9 +292,9 @@ ax.loglog(mid, med[-1] * 1e6 * (mid / mid[-1]) ** 3, "--", label="∝ |S|³")
 ax.set_xlabel("|S|"), ax.set_ylabel("µs per round"), ax.legend(fontsize=8)
 nb.figure(fig, "gradient_ald_speed.png")
 md += ["## Cost of the ALD step", "",
-       f"POMD on {T_sp} rounds (d = 20, Gaussian σ = 4, ζ = 1), final |S| = {speed['final']}; {int(tested.sum())} rounds "
-       f"ran the ALD test. Median µs per such round by |S|; log-log slope over |S| ≥ {int(mid.max() / 8)} = "
-       f"{slope:.2f} (below 2 while the kernel row and numpy call overheads dominate; an O(|S|³) refactorisation "
+       f"POMD on {T_sp} rounds (d = 20, Gaussian σ = 4, ζ = 1), final |S| = {speed['final']}; "
+       f"{int(tested.sum())} rounds ran the ALD test. Median µs per such round by |S|; log-log slope over "
+       f"|S| ≥ {int(mid.max() / 8)} = {slope:.2f} (below 2 while the kernel row and numpy call overheads dominate; an O(|S|³) refactorisation "
        "per round would show 3). Beyond about a thousand points the per-round time is memory traffic, still "
        "O(|S|²): each triangular solve copies the |S|×|S| factor (GramFactor.L is a view, scipy wants a contiguous "
        "array), and an added point runs the forward solve twice (the ALD test, then GramFactor.append).", "",
