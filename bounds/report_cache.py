@@ -4,7 +4,8 @@ A key is a sha256 over
 
 * the **code**: every file under ``learners/``, ``bounds/`` and ``adversaries/`` (sources, witness files, data
   files; ``__pycache__`` excluded), the installed distributions with their versions (numpy, cvxpy and its
-  solvers, python-flint, ...), the Python version and the BLAS thread settings (:func:`code_key`);
+  solvers, python-flint, ...), the Python version and the environment variables that change results
+  (:data:`ENV_KEYS`) (:func:`code_key`);
 * the **producer**: a notebook's source (:func:`notebook_key`), or for one sweep point the function's source with
   the source or value of every notebook-level name it uses, transitively (:func:`function_key`);
 * the **inputs**: the notebook's sizes (``--quick`` or full), or the point's arguments (``joblib.hash``, which
@@ -30,7 +31,10 @@ from typing import Any, Callable
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("learners", "bounds", "adversaries")
 CACHE_DIR = ".cache"
-ENV_KEYS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+#: Environment variables that change what the code computes: BLAS threads (summation order), the compiled path
+#: switch and the shared Monte Carlo seeds (float results may differ in the last bits), the memory cap (a refusal).
+ENV_KEYS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "BOUNDLAB_COMPILED", "BOUNDLAB_SHARED_SEEDS",
+            "BOUNDLAB_MAX_BYTES")
 
 
 def _sha(*parts: "bytes | str") -> str:

@@ -141,3 +141,15 @@ def test_jobs_must_be_a_positive_integer(capsys):
 
     assert cli.main(["report", "--out", "/tmp/never", "--jobs", "0"]) == 2
     assert "jobs" in capsys.readouterr().err
+
+
+def test_code_key_follows_the_switches_that_change_results(monkeypatch):
+    """The compiled-path switch changes float results in the last bits: a result computed with it on is not served
+    with it off."""
+    monkeypatch.delenv("BOUNDLAB_COMPILED", raising=False)
+    code_key.cache_clear()
+    on = code_key()
+    monkeypatch.setenv("BOUNDLAB_COMPILED", "0")
+    code_key.cache_clear()
+    assert code_key() != on
+    code_key.cache_clear()
