@@ -58,11 +58,16 @@ def _copy_into(src: Path, out: Path) -> None:
             shutil.copyfile(f, target)
 
 
+def _entry(path: Path, quick: bool, cache: Cache) -> Path:
+    """The folder of a notebook's cache entry (complete when it holds :data:`META`)."""
+    return cache.folder_for("notebooks", f"{path.stem}-{notebook_key(path, quick)[:32]}")
+
+
 def run_notebook(path: Path, out: Path, quick: bool, cache: Cache, env: dict) -> NotebookRun:
     """One notebook: its cache entry's files, or an execution that (when it succeeds) becomes the entry."""
     from . import report
 
-    entry = cache.folder_for("notebooks", f"{path.stem}-{notebook_key(path, quick)[:32]}")
+    entry = _entry(path, quick, cache)
     if (entry / META).is_file():
         meta = json.loads((entry / META).read_text())
         _copy_into(entry, out)
@@ -81,13 +86,26 @@ def run_notebook(path: Path, out: Path, quick: bool, cache: Cache, env: dict) ->
     return NotebookRun(path, ok, secs, err, executed=started)
 
 
+def _witness_paths() -> list[str]:
+    from .errata import findings
+
+    return [str(w.source_path) for f in findings() for w in f.witnesses]
+
+
 def replay_witnesses(cache: Cache, address: "str | None", counter: Counter) -> list[dict]:
     """The certified replay of every erratum witness (bounds.report._replay_record), cached and on the cluster."""
     from . import report
-    from .errata import findings
 
-    paths = [str(w.source_path) for f in findings() for w in f.witnesses]
-    return sweep(report._replay_record, paths, cache, address, counter, ERRATA)
+    return sweep(report._replay_record, _witness_paths(), cache, address, counter, ERRATA)
+
+
+def all_cached(paths: list[Path], quick: bool, cache: Cache) -> bool:
+    """True when every notebook and every witness replay has its cache entry: nothing to compute, no cluster."""
+    from . import report
+    from .report_cache import point_key
+
+    return all((_entry(p, quick, cache) / META).is_file() for p in paths) and all(
+        cache.get("points", point_key(report._replay_record, w)) is not None for w in _witness_paths())
 
 
 def _progress_state(folder: Path) -> tuple[int, int]:
@@ -124,7 +142,7 @@ def run_all(paths: list[Path], out: Path, quick: bool, jobs: int,
     cache = Cache(out / CACHE_DIR)
     folder = cache.folder / "progress"
     shutil.rmtree(folder, ignore_errors=True)
-    with cluster(jobs) as address:
+    with cluster(1 if all_cached(paths, quick, cache) else jobs) as address:  # a cluster only for work to do
         env = {"BOUNDLAB_CACHE_DIR": str(cache.folder), "BOUNDLAB_SCHEDULER": address or "",
                "BOUNDLAB_PROGRESS_DIR": str(folder)}
         with ThreadPoolExecutor(max_workers=len(paths) + 1) as pool:
@@ -137,4 +155,4 @@ def run_all(paths: list[Path], out: Path, quick: bool, jobs: int,
     return runs, replays
 
 
-__all__ = ["NotebookRun", "replay_witnesses", "run_all", "run_notebook"]
+__all__ = ["NotebookRun", "all_cached", "replay_witnesses", "run_all", "run_notebook"]

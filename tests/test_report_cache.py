@@ -153,3 +153,21 @@ def test_code_key_follows_the_switches_that_change_results(monkeypatch):
     code_key.cache_clear()
     assert code_key() != on
     code_key.cache_clear()
+
+
+def test_a_report_with_nothing_to_compute_starts_no_cluster(tmp_path, monkeypatch):
+    """--jobs 2: the first run starts a two-worker cluster; the second, whose notebooks and witness replays are all
+    cached, starts none (the cluster's start-up was most of a second run's time)."""
+    from bounds import report_run
+
+    asked = []
+    real = report_run.cluster
+
+    def recording(jobs):
+        asked.append(jobs)
+        return real(jobs)
+
+    monkeypatch.setattr(report_run, "cluster", recording)
+    build(tmp_path, monkeypatch, jobs=2)
+    text, computed, _ = build(tmp_path, monkeypatch, jobs=2)
+    assert asked == [2, 1] and computed == ["2", "3"] and "reused from the cache: 1" in text
