@@ -98,7 +98,8 @@ def _from_checks(points: list[dict]) -> tuple[str, str]:
         return "VIOLATED", f"certified violation in {verdicts.count('VIOLATED')} of {n} checks (first at " \
                            f"{_where(bad)})"
     if all(v == "holds" for v in verdicts):
-        return "holds", f"all {n} checks shown are certified to hold"
+        return "holds", f"all {n} checks shown are certified to hold" if n > 1 else "its one check shown is " \
+                                                                                     "certified to hold"
     reasons = sorted({p.get("why", "") for p in points if p.get("verdict") == "inconclusive"} - {""})
     return "inconclusive", f"{verdicts.count('holds')} of {n} checks certified; not certified: " \
                            + "; ".join(r[:160] for r in reasons[:2])

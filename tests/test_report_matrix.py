@@ -23,6 +23,7 @@ def test_headline_is_at_the_largest_T_then_B_then_the_tightest():
 
 @pytest.mark.parametrize("verdicts, want, why", [
     (["holds", "holds"], "holds", "all 2 checks shown are certified to hold"),
+    (["holds"], "holds", "its one check shown is certified to hold"),
     (["holds", "VIOLATED", "VIOLATED"], "VIOLATED", "certified violation in 2 of 3 checks (first at T = 2)"),
     (["holds", "inconclusive"], "inconclusive", "1 of 2 checks certified; not certified: a tie"),
 ])
