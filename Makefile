@@ -14,8 +14,11 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
+# The main job. Notebooks run at once, their sweep points and the witness replays on --jobs processes (default: every
+# core); results are cached by content in report/.cache (a second run with nothing changed takes seconds).
+REPORT_ARGS ?=
 report: $(STAMP)   ## the main job: the tightness report over the built-in sequences, in report/
-	$(BIN)/boundlab report --out report
+	$(BIN)/boundlab report --out report $(REPORT_ARGS)
 
 # Two pytest workers on two cores: one BLAS thread each, or OpenBLAS's spinning threads oversubscribe the cores
 # (a 200x200 Cholesky measured 0.09 ms on an idle machine and 192 ms with the default threads on a loaded one).
@@ -62,7 +65,8 @@ bench-hunt: $(STAMP)   ## hunt throughput against OLD, the tree issue 11 was fil
 	$(BIN)/python benchmarks/bench_hunt_throughput.py --old $(OLD)
 	$(BIN)/python benchmarks/bench_hunt_workload.py --old $(OLD)
 
-bench: $(STAMP)   ## compiled vs generic learner.run on the Forgetron synthetic set (issue 11), then the older benches
+bench: $(STAMP)   ## the report's time (first, second run), compiled vs generic learner.run (issue 11), older benches
+	$(BIN)/python benchmarks/bench_report.py
 	$(BLAS1) $(BIN)/python benchmarks/bench_compiled.py
 	$(BLAS1) $(BIN)/python benchmarks/bench_hunt.py
 	$(BIN)/python benchmarks/bench_learners.py

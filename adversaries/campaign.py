@@ -22,12 +22,11 @@ import json
 import math
 import os
 import signal
-import sys
 import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Iterable
 
 BLAS_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
@@ -83,41 +82,28 @@ def all_claims() -> list[str]:
 
 # ----------------------------------------------------------------------------------------------------- progress
 class Progress:
-    """Progress on stderr: claims done, elapsed time, confirmed violations so far. On a terminal a one-line bar
-    redrawn in place; otherwise (a log file, CI) one line per finished claim and nothing in between."""
+    """The campaign's progress bar (adversaries.progress: tqdm on a terminal, nothing otherwise): claims done out of
+    the total, tqdm's estimate of the time left, the last claim finished and the confirmed violations so far."""
 
-    def __init__(self, total: int, enabled: bool = True, width: int = 30, tty: "bool | None" = None):
-        self.total, self.enabled, self.width = total, enabled, width
-        self.tty = _isatty(sys.stderr) if tty is None else tty
-        self.done, self.confirmed, self.t0 = 0, 0, time.monotonic()
+    def __init__(self, total: int, enabled: bool = True):
+        from .progress import bar
+
+        self.total, self.done, self.confirmed = total, 0, 0
+        self.bar = bar(total, "campaign", enabled, unit="claim")
 
     def update(self, row: "dict | None" = None) -> None:
-        if row is not None:
-            self.done += 1
-            self.confirmed += int(row.get("confirmed", 0))
-        if not self.enabled or not (self.tty or row is not None):
+        """Count one finished claim (``row``); with no row, only redraw (the elapsed time)."""
+        if row is None:
+            self.bar.refresh()
             return
-        el = time.monotonic() - self.t0
-        if not self.tty:
-            print(f"[{self.done}/{self.total}] {row['claim']}: {row.get('status', 'ok')}, confirmed "
-                  f"{int(row.get('confirmed', 0))}; {el:.0f} s, confirmed so far {self.confirmed}", file=sys.stderr,
-                  flush=True)
-            return
-        fill = int(self.width * self.done / max(self.total, 1))
-        last = f"  last: {row['claim']}" if row else ""
-        print(f"\r[{'#' * fill}{'.' * (self.width - fill)}] {self.done}/{self.total} claims, {el:5.0f} s, "
-              f"confirmed {self.confirmed}{last:<24}", end="", file=sys.stderr, flush=True)
+        self.done += 1
+        self.confirmed += int(row.get("confirmed", 0))
+        self.bar.set_postfix_str(f"last {row['claim']}: {row.get('status', 'ok')}, confirmed {self.confirmed}",
+                                 refresh=False)
+        self.bar.update(1)
 
     def close(self) -> None:
-        if self.enabled and self.tty:
-            print(file=sys.stderr)
-
-
-def _isatty(stream) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):  # a replaced or closed stream
-        return False
+        self.bar.close()
 
 
 # ------------------------------------------------------------------------------------------------------ engines
@@ -164,20 +150,23 @@ def _interrupt(signum, frame):
     raise KeyboardInterrupt(f"signal {signum}")
 
 
-def _run_dask(tasks: list[tuple], scheduler: str, progress: Progress) -> list[dict]:
+def _run_dask(tasks: list[tuple], scheduler: str, progress: Progress) -> tuple[list[dict], int]:
+    """The tasks on the Dask cluster at ``scheduler``: (rows in task order, the number of workers that ran them)."""
     from dask.distributed import Client, as_completed
 
     rows: dict[str, dict] = {}
+    used: set[str] = set()
     with Client(scheduler) as client:
         futures = {client.submit(hunt_task, *t, pure=False, key=f"hunt-{t[0]}-{t[3]}"): t[0] for t in tasks}
         for fut in as_completed(futures):
             cid = futures[fut]
             try:
                 rows[cid] = fut.result()
+                used.update(client.who_has([fut]).get(fut.key, ()))  # the worker holding the result ran it
             except Exception as exc:  # a lost worker: reported, the campaign goes on
                 rows[cid] = asdict(Row(cid, f"error: {type(exc).__name__}: {str(exc)[:160]}"))
             progress.update(rows[cid])
-    return [rows[t[0]] for t in tasks]
+    return [rows[t[0]] for t in tasks], len(used)
 
 
 # -------------------------------------------------------------------------------------------------- the campaign
@@ -207,8 +196,9 @@ def campaign(claims: "Iterable[str] | None" = None, seconds: float = 20.0, worke
     bar.update()
     try:
         if scheduler:
-            rows = _run_dask(tasks, scheduler, bar)
+            rows, workers = _run_dask(tasks, scheduler, bar)
         else:
+            workers = min(workers, len(tasks))  # a pool larger than the task list starts idle processes
             rows = _run_local(tasks, workers, seconds, grace, bar, clock)
     finally:
         bar.close()
@@ -226,12 +216,13 @@ def _gap(v) -> str:
 
 
 def write_table(rows: list[dict], out: Path, meta: dict) -> tuple[Path, Path]:
-    """campaign.json (meta + rows) and campaign.md (one line per claim, totals first)."""
+    """campaign.json (meta + rows) and campaign.md (one line per claim, totals first). ``meta["workers"]``: the
+    processes that ran the hunts (a local pool no larger than the task list; on Dask, the workers that ran one)."""
     jpath = out / "campaign.json"
     jpath.write_text(json.dumps({"meta": meta, "rows": rows}, indent=1, default=str) + "\n")
     found = [r["claim"] for r in rows if r["confirmed"]]
     lines = [f"# boundlab campaign: {meta['claims']} claims, {meta['seconds_per_claim']:g} s each "
-             f"({meta['clock']} clock), {meta['workers']} workers"
+             f"({meta['clock']} clock), {meta['workers']} worker{'s' if meta['workers'] != 1 else ''}"
              f"{' on ' + meta['scheduler'] if meta.get('scheduler') else ''}: {meta['wall_seconds']:g} s wall, "
              f"{meta['hunt_seconds_total']:g} hunt-seconds in all", "",
              f"Claims with a confirmed (certified) violation: {len(found)}"

@@ -60,8 +60,8 @@ from __future__ import annotations
 
 import contextlib
 import math
-import sys
 import time
+import warnings
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -119,6 +119,8 @@ class HuntSummary:
     cleared: int = 0  # candidates cleared by the claim's float screen without the full check (adversaries.batch)
     flagged: int = 0  # float-violation candidates flagged by the screen, their full check deferred to certification
     flags_refuted: int = 0  # flagged candidates picked for certification that their full check did not call violated
+    degenerate: int = 0  # rounds where a learner resolved a division by zero as its docstring states (``degenerate``)
+    numeric_warnings: int = 0  # floating-point RuntimeWarnings raised during the search, counted instead of printed
     wall_seconds: float = 0.0
     best: dict = field(default_factory=dict)
     notes: list = field(default_factory=list)
@@ -138,9 +140,11 @@ class HuntSummary:
     def line(self) -> str:
         """The one-line summary the CLI prints."""
         gap = f"{self.best_gap:.6g}" if self.best_gap > -math.inf else "-"
+        extra = "".join(f", {n} {what}" for n, what in ((self.degenerate, "degenerate rounds"),
+                                                        (self.numeric_warnings, "floating-point warnings")) if n)
         return (f"{self.claim} [{self.learner or '-'}]: {self.tried} tried in {self.seconds:.0f} s, largest "
                 f"lhs − rhs = {gap}; confirmed violations = {self.confirmed}, float-only = {self.float_only}, "
-                f"inconclusive = {self.inconclusive}")
+                f"inconclusive = {self.inconclusive}{extra}")
 
 
 # -------------------------------------------------------------------------------------------- the evaluated problem
@@ -175,7 +179,8 @@ class Problem:
         self.eval_limit = max(EVAL_SECONDS_MIN, EVAL_SHARE * summary.seconds)  # CPU seconds per candidate
         self.warmed: set = set()  # (learner, kernel family) pairs checked once already: the limit applies to them
         self.gate = ScreenGate()  # whether batches are worth screening (adversaries.batch)
-        self._last_print = time.monotonic()
+        self.bar = None  # the progress bar (adversaries.progress), opened by hunt() when progress is asked for
+        self._start = _now()
 
     def time_left(self) -> float:
         return self.deadline - _now()
@@ -301,12 +306,39 @@ class Problem:
         return checked
 
     def _report(self) -> None:
-        if self.progress and time.monotonic() - self._last_print > 2.0:
-            self._last_print = time.monotonic()
-            s = self.summary
-            print(f"\rhunt {s.claim}: {s.tried} tried, best lhs − rhs = {s.best_gap:.4g}, "
-                  f"float64 violations = {s.float_violations} (+{s.flagged} flagged by the float screen)", end="",
-                  file=sys.stderr, flush=True)
+        """Advance the progress bar to the seconds spent, with the counts so far (tqdm redraws at most 10 times a
+        second)."""
+        if self.bar is None:
+            return
+        s = self.summary
+        self.bar.n = min(round(_now() - self._start, 1), self.bar.total)
+        self.bar.set_postfix_str(f"{s.tried} tried, best lhs − rhs {s.best_gap:.3g}, float violations "
+                                 f"{s.float_violations} (+{s.flagged} flagged)", refresh=False)
+        self.bar.update(0)
+
+
+@contextlib.contextmanager
+def counted_warnings(summary: HuntSummary):
+    """Count, in ``summary``, the learners' ``degenerate`` rounds (learners.trace.count_degenerate) and the
+    floating-point RuntimeWarnings (numpy's divide by zero, invalid value, overflow) instead of printing them; other
+    warnings are shown as usual."""
+    from learners.trace import count_degenerate
+
+    shown = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, RuntimeWarning):
+            summary.numeric_warnings += 1
+            return
+        shown(message, category, filename, lineno, file, line)
+
+    with warnings.catch_warnings(), count_degenerate() as tally:
+        warnings.simplefilter("always", RuntimeWarning)
+        warnings.showwarning = show
+        try:
+            yield
+        finally:
+            summary.degenerate += tally[0]
 
 
 # ------------------------------------------------------------------------------------------------- default params
@@ -773,6 +805,10 @@ def hunt(claim_id: str, learner: str | None = None, seconds: float = 60, out_dir
     summary = HuntSummary(claim_id, learner or first, float(seconds), kernel=kernel, params=dict(base))
     share_min = min(0.2 * seconds, 30.0)  # kept for certifying and writing witnesses (only once one is found)
     prob = Problem(claim_id, space, default_cfg, start + seconds, summary, progress)
+    if progress:
+        from .progress import bar
+
+        prob.bar = bar(float(seconds), f"hunt {claim_id}", unit="s", bar_format=HUNT_BAR)
     budget = max(0.0, seconds - share_min - (_now() - start))
     rng = np.random.default_rng(seed)
     if not calc.needs_sequence:
@@ -781,23 +817,34 @@ def hunt(claim_id: str, learner: str | None = None, seconds: float = 60, out_dir
     if max_examples is not None:
         _count_bounded(prob, max_examples)
     try:
-        if "structured" in engines:
-            run_structured(prob, budget * (shares["structured"] if len(engines) > 1 else 1.0), rng)
-        if "hypothesis" in engines:
-            run_hypothesis(prob, budget * (shares["hypothesis"] if len(engines) > 1 else 1.0), seed)
-        if "local" in engines:
-            run_local(prob, share_min, rng)
+        with counted_warnings(summary):
+            _search(prob, engines, shares, budget, share_min, rng, seed)
     except KeyboardInterrupt:  # Ctrl-C: stop searching, keep what was found
         summary.notes.append("interrupted (Ctrl-C): the search stopped early; violations found so far are "
                              "certified and written")
         prob.deadline = _now()
-    _certify_all(prob, out_dir, share_min)
+    with counted_warnings(summary):
+        _certify_all(prob, out_dir, share_min)
     summary.seconds = _now() - start
     summary.wall_seconds = time.monotonic() - wall0
     summary.notes.insert(0, _run_kind(prob, seconds, seed, max_examples))
-    if progress:
-        print(file=sys.stderr)
+    if prob.bar is not None:
+        prob.bar.close()
     return summary
+
+
+def _search(prob: Problem, engines: tuple, shares: dict, budget: float, share_min: float, rng, seed: int) -> None:
+    """The search engines in order, each for its share of the budget."""
+    if "structured" in engines:
+        run_structured(prob, budget * (shares["structured"] if len(engines) > 1 else 1.0), rng)
+    if "hypothesis" in engines:
+        run_hypothesis(prob, budget * (shares["hypothesis"] if len(engines) > 1 else 1.0), seed)
+    if "local" in engines:
+        run_local(prob, share_min, rng)
+
+
+#: The hunt's bar: its budget in seconds, so the estimate is the budget left (the certification at the end aside).
+HUNT_BAR = "{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total:.0f} s [{elapsed}<{remaining}] {postfix}"
 
 
 SECONDS = learners.params.Param("seconds", "float", 60.0, low=0.0, low_open=True, high=7 * 24 * 3600.0,

@@ -28,6 +28,10 @@ import time
 from contextlib import redirect_stdout
 from pathlib import Path
 
+from tqdm import tqdm
+
+from adversaries.progress import bar  # a progress bar on a terminal only
+
 ROOT = Path(__file__).resolve().parents[1]
 CASES = {"PER-T1": "perceptron", "AHP-T4": "ahpatron"}
 
@@ -76,22 +80,25 @@ def main() -> int:
     print(f"{'claim':7} {'T':>7} {'path':6} {'seconds':>8} {'CPU s':>8} {'peak MB':>8} {'verdict':>12} {'lhs':>8} "
           f"{'cert. lower':>12} {'upper':>12} {'gap':>10}")
     rows = []
-    for claim in args.claims.split(","):
-        for T in (int(t) for t in args.T.split(",")):
-            for path in (("today", "scale") if T <= args.today_max else ("scale",)):
-                p = subprocess.run([sys.executable, __file__, "--case", claim, str(T), path, "--seed",
-                                    str(args.seed)], capture_output=True, text=True, env=env, cwd=ROOT)
-                if p.returncode != 0:
-                    print(f"{claim:7} {T:>7} {path:6} FAILED: {p.stderr.strip().splitlines()[-1:]}")
-                    continue
-                r = json.loads(p.stdout.strip().splitlines()[-1])
-                rows.append(r)
-                fmt = lambda v: "-" if v is None else f"{v:.6g}"  # noqa: E731
-                print(f"{claim:7} {T:>7} {path:6} {r['seconds']:>8} {r['cpu_s']:>8} {r['peak_MB']:>8} {r['verdict']:>12} "
-                      f"{fmt(r['lhs']):>8} {fmt(r['certified_lower']):>12} {fmt(r['upper']):>12} "
-                      f"{fmt(r['gap']):>10}", flush=True)
-                if r["reason"]:
-                    print(f"        reason: {r['reason']}")
+    cases = [(claim, T, path) for claim in args.claims.split(",") for T in (int(t) for t in args.T.split(","))
+             for path in (("today", "scale") if T <= args.today_max else ("scale",))]
+    with bar(len(cases), "bench-scale", unit="case") as shown:
+        for claim, T, path in cases:
+            shown.set_postfix_str(f"{claim} T={T} {path}")
+            p = subprocess.run([sys.executable, __file__, "--case", claim, str(T), path, "--seed",
+                                str(args.seed)], capture_output=True, text=True, env=env, cwd=ROOT)
+            shown.update(1)
+            if p.returncode != 0:
+                tqdm.write(f"{claim:7} {T:>7} {path:6} FAILED: {p.stderr.strip().splitlines()[-1:]}", file=sys.stdout)
+                continue
+            r = json.loads(p.stdout.strip().splitlines()[-1])
+            rows.append(r)
+            fmt = lambda v: "-" if v is None else f"{v:.6g}"  # noqa: E731
+            tqdm.write(f"{claim:7} {T:>7} {path:6} {r['seconds']:>8} {r['cpu_s']:>8} {r['peak_MB']:>8} "
+                       f"{r['verdict']:>12} {fmt(r['lhs']):>8} {fmt(r['certified_lower']):>12} "
+                       f"{fmt(r['upper']):>12} {fmt(r['gap']):>10}", file=sys.stdout)
+            if r["reason"]:
+                tqdm.write(f"        reason: {r['reason']}", file=sys.stdout)
     print(f"# load average after: {os.getloadavg()}")
     for claim in args.claims.split(","):  # the certificate's methods, once per claim (the largest T)
         scale = [r for r in rows if r["path"] == "scale" and r["claim"] == claim]

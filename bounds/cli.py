@@ -373,7 +373,7 @@ def cmd_campaign(args) -> int:
     rows = campaign(args.claims or None, seconds=args.seconds, workers=args.workers, out_dir=args.out,
                     scheduler=args.scheduler, seed=args.seed, progress=not args.json, clock=args.clock)
     if args.json:
-        print(json.dumps(rows, indent=1, default=str))
+        _emit(json.dumps(rows, indent=1, default=str))
     else:
         with open(os.path.join(args.out, "campaign.md")) as fh:
             print(fh.read(), end="")
@@ -384,9 +384,24 @@ def cmd_campaign(args) -> int:
 def cmd_report(args) -> int:
     from .report import build_report
 
-    path = build_report(args.out, quick=args.quick, only=args.only)
-    print(f"report written to {path}")
+    path = build_report(args.out, quick=args.quick, only=args.only, jobs=args.jobs, progress=not args.json)
+    if args.json:
+        matrix = json.loads((path.parent / "verdicts.json").read_text())
+        _emit(json.dumps({"report": str(path), "html": str(path.with_suffix(".html")), "claims": matrix},
+                         indent=1, ensure_ascii=False))
+    else:
+        print(f"report written to {path}")
     return 0
+
+
+def _jobs(text: str) -> int:
+    from learners.params import Param
+
+    p = Param("jobs", "int", low=1, high=4096)
+    try:
+        return p.validate(p.parse(text))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 class _Parser(argparse.ArgumentParser):
@@ -476,6 +491,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True)
     p.add_argument("--quick", action="store_true", help="small sizes (the CI smoke test)")
     p.add_argument("--only", action="append", help="run only these notebooks (stem names)")
+    p.add_argument("--jobs", type=_jobs, default=os.cpu_count() or 1, metavar="N",
+                   help="processes for the notebooks' sweep points and the witness replays (default: the cores, "
+                        f"{os.cpu_count()} here)")
+    p.add_argument("--json", action="store_true", help="print the verdict matrix as JSON (no progress bar)")
     p.set_defaults(fn=cmd_report)
     return ap
 

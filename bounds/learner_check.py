@@ -60,6 +60,7 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 import learners
+from adversaries.progress import bar
 from learners.protocol import as_online, call_factory, describe, substitute_for
 
 READING = ("the learner's decisions are data: its scores, predictions, terms and expansions are the float64 numbers "
@@ -404,7 +405,8 @@ def check_learner(factory: Callable[..., Any], claims: "Iterable[str] | None" = 
     ``kernel``: a kernel spec to fix (default: drawn by the search; linear when the factory takes no kernel);
     ``out_dir``: where witnesses go (default: a new temporary folder, named in the report); ``max_examples`` = N
     makes each search reproducible (the hunt's seeded local search for N sequences, ``seconds`` then only a cap);
-    ``clock="cpu"``: ``seconds`` are CPU seconds of this process (a loaded machine then still searches as long)."""
+    ``clock="cpu"``: ``seconds`` are CPU seconds of this process (a loaded machine then still searches as long);
+    ``progress``: a progress bar on standard error when it is a terminal (adversaries.progress)."""
     t0 = time.monotonic()
     pairs = resolve_claims(implements, claims)
     seconds = float(seconds)
@@ -414,10 +416,12 @@ def check_learner(factory: Callable[..., Any], claims: "Iterable[str] | None" = 
     out = Path(out_dir) if out_dir is not None else Path(tempfile.mkdtemp(prefix="boundlab-check-"))
     label = describe(factory)
     verdicts = []
-    for i, (cid, name) in enumerate(pairs):
-        if progress:
-            print(f"check_learner: {cid} ({i + 1}/{len(pairs)}) ...", flush=True)
-        verdicts.append(check_claim(factory, cid, name, seconds, seed + i, kernel, out, label, max_examples, clock))
+    with bar(len(pairs), "check_learner", progress, unit="claim") as shown:
+        for i, (cid, name) in enumerate(pairs):
+            shown.set_postfix_str(cid)
+            verdicts.append(check_claim(factory, cid, name, seconds, seed + i, kernel, out, label, max_examples,
+                                        clock))
+            shown.update(1)
     return LearnerReport(label, implements, verdicts, time.monotonic() - t0, str(out),
                          kernel, notes)
 

@@ -2,12 +2,18 @@
 one model (:class:`Report`): ``report.md`` with the PNGs beside it, and ``report.html``, one self-contained page
 (bounds.report_html: plots embedded, a table of contents by paper and claim, the findings with their witnesses).
 
-Every ``notebooks/*.py`` (jupytext percent format, stored without outputs) is converted and executed with nbclient
-in the output folder, with ``BOUNDLAB_REPORT_DIR`` pointing there (and ``BOUNDLAB_QUICK=1`` for ``--quick``). A
-notebook writes its PNG plots and a Markdown fragment ``<stem>.md`` there; the report inlines the fragments after a
-table of every claim's status and before the errata with their witnesses. The executed notebooks are kept beside
-the report as ``<stem>.ipynb``. A notebook that fails is reported as failed (its error is quoted) and the command
-exits with status 1.
+The first screen answers the question (bounds.report_matrix): a verdict matrix, one row per claim grouped by paper
+(certified verdict with why, tightness with a small bar, the finding and its kind, links to the plot, witnesses and
+section), then one tightness figure per paper; ``verdicts.json`` holds the matrix. The details follow: every claim's
+status, the notebooks' sections, the errata with the certified replay of each witness.
+
+Every ``notebooks/*.py`` (jupytext percent format, stored without outputs) is converted and executed with nbclient,
+all at once (bounds.report_run); a notebook hands its independent sweep points to ``Fragment.map`` and records the
+checks it shows with ``Fragment.claim``. Points and witness replays run on ``jobs`` processes (a local Dask
+cluster, bounds.sweep); notebooks and points are cached by content under ``<out>/.cache`` (bounds.report_cache), so a
+second run with nothing changed executes nothing. A notebook writes its PNG plots and a Markdown fragment
+``<stem>.md``; the executed notebooks are kept beside the report as ``<stem>.ipynb``. A notebook that fails is
+reported as failed (its error is quoted) and the command exits with status 1.
 
 Presentation rules the helpers enforce (issue 12): every erratum appears once, in the report's Errata section,
 grouped by finding (notebooks link to it with :meth:`Fragment.errata_pointer`); Markdown table cells are escaped
@@ -18,12 +24,13 @@ example database in a temporary folder, not in the report folder.
 from __future__ import annotations
 
 import datetime as _dt
+import json
 import os
 import platform
 import tempfile
 import time
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 NOTEBOOK_DIR = Path(__file__).resolve().parent.parent / "notebooks"
@@ -57,19 +64,56 @@ class Part:
 
 
 @dataclass
+class Matrix:
+    """The verdict matrix (bounds.report_matrix.Row per claim), rendered with inline bars and in-page links."""
+
+    rows: list
+
+
+@dataclass
 class Report:
     title: str
     preamble: list
     parts: list
     out: Path  # the folder holding the report and its plots
+    lead: list = field(default_factory=list)  # the first screen: parts before the table of contents
 
 
 def markdown_lines(blocks: list) -> list[str]:
-    """Markdown lines of a body: tables through :func:`md_table`, lines as they are."""
+    """Markdown lines of a body: tables through :func:`md_table`, the matrix through :func:`matrix_markdown`,
+    lines as they are."""
     out: list[str] = []
     for b in blocks:
-        out += md_table(b.header, b.rows) if isinstance(b, Table) else [b]
+        if isinstance(b, Table):
+            out += md_table(b.header, b.rows)
+        elif isinstance(b, Matrix):
+            out += matrix_markdown(b)
+        else:
+            out.append(b)
     return out
+
+
+MATRIX_HEADER = ["claim", "verdict", "why", "tightness (observed ÷ bound)", "finding (kind)", "see"]
+
+
+def matrix_markdown(m: Matrix) -> list[str]:
+    """The verdict matrix as Markdown: a table per paper, links to the plot beside the report."""
+    from .report_matrix import findings_text, tightness_text
+
+    out: list[str] = []
+    for paper in dict.fromkeys(r.paper for r in m.rows):
+        rows = [r for r in m.rows if r.paper == paper]
+        out += [f"**{paper}**", ""]
+        out += md_table(MATRIX_HEADER, [[r.claim, r.verdict, r.why, tightness_text(r), findings_text(r),
+                                         _see_markdown(r)] for r in rows]) + [""]
+    return out
+
+
+def _see_markdown(r) -> str:
+    parts = [f"[plot]({r.plot})"] if r.plot else []
+    parts += [f"section “{r.section}”"] if r.section else []
+    parts += [f"witnesses under {r.witness}"] if r.witness else []
+    return "; ".join(parts) or "–"
 
 
 def part_markdown(part: Part, level: int = 2) -> list[str]:
@@ -81,7 +125,7 @@ def part_markdown(part: Part, level: int = 2) -> list[str]:
 
 def to_markdown(report: Report) -> str:
     lines = [f"# {report.title}", ""] + report.preamble
-    for part in report.parts:
+    for part in report.lead + report.parts:
         lines += part_markdown(part)
     return "\n".join(lines) + "\n"
 
@@ -158,6 +202,9 @@ class Fragment:
     """
 
     def __init__(self, stem: str, title: str):
+        from .report_cache import Cache
+        from .sweep import Counter
+
         self.stem = stem
         self.quick = os.environ.get("BOUNDLAB_QUICK", "0") == "1"
         self.out = Path(os.environ.get("BOUNDLAB_REPORT_DIR", "."))
@@ -165,6 +212,31 @@ class Fragment:
         self.md: list[str] = [f"# {title}", ""]
         self._t0 = time.monotonic()
         self.merged: list[str] = []  # labels of curves drawn once because they were identical
+        self.claims: dict[str, dict] = {}  # claim id -> its checks shown here (bounds.report_matrix)
+        cache = os.environ.get("BOUNDLAB_CACHE_DIR")
+        self.cache = Cache(cache) if cache else None
+        self.scheduler = os.environ.get("BOUNDLAB_SCHEDULER") or None
+        progress = os.environ.get("BOUNDLAB_PROGRESS_DIR")
+        self.counter = Counter(Path(progress) if progress else None, stem)
+
+    def map(self, fn, items, label: str = "") -> list:
+        """``[fn(item) for item in items]`` for independent sweep points: each looked up in the report's cache by
+        its content and the rest computed on the report's cluster (bounds.sweep); plain data in and out."""
+        from .sweep import sweep
+
+        return sweep(fn, items, self.cache, self.scheduler, self.counter, label)
+
+    def claim(self, claim_id: str, points: list, plot: "str | None" = None, section: "str | None" = None) -> None:
+        """Record the checks of ``claim_id`` this notebook shows, for the report's verdict matrix
+        (bounds.report_matrix): ``points`` are dicts with the sizes (``T``, ``B``, ``U`` where they apply), the
+        ``observed`` side and the ``bound`` it is held to (tightness = observed / bound; None where the claim has
+        no such ratio), the certified ``verdict`` and ``why`` (:func:`bounds.report_matrix.verdict_of`);
+        ``plot`` is the PNG showing it, ``section`` the heading (text of a ``##`` line) of its table."""
+        entry = self.claims.setdefault(claim_id, {"points": [], "plots": [], "sections": []})
+        entry["points"] += [dict(p) for p in points]
+        for key, value in (("plots", plot), ("sections", section)):
+            if value and value not in entry[key]:
+                entry[key].append(value)
 
     @staticmethod
     def table(header: list, rows: list) -> list[str]:
@@ -204,7 +276,17 @@ class Fragment:
         self.md += ["", f"_Notebook run time: {secs:.0f} s{' (quick sizes)' if self.quick else ''}._", ""]
         path = self.out / f"{self.stem}.md"
         path.write_text("\n".join(self.md))
+        (self.out / f"{self.stem}.claims.json").write_text(json.dumps(self.claims, indent=1, default=_plain))
         return path
+
+
+def _plain(v):
+    """JSON for numpy scalars (a notebook's numbers)."""
+    import numpy as np
+
+    if isinstance(v, np.generic):
+        return v.item()
+    raise TypeError(f"not JSON: {type(v).__name__}")
 
 
 class ReportError(RuntimeError):
@@ -221,27 +303,34 @@ def notebooks(only: list[str] | None = None) -> list[Path]:
     return found
 
 
-def execute(path: Path, out: Path, quick: bool, timeout: int = 1200) -> tuple[bool, float, str]:
-    """Execute one percent-format notebook in ``out``; return (ok, seconds, error text)."""
+def kernel_env(out: Path, quick: bool, extra: "dict | None" = None) -> dict:
+    """The environment of a notebook's kernel: this process's, with the report folder, the sizes, one BLAS thread
+    (small matrices on few cores), the Agg backend and ``extra`` (the report's cache, cluster and progress)."""
+    env = {**os.environ, "BOUNDLAB_REPORT_DIR": str(out), "BOUNDLAB_QUICK": "1" if quick else "0"}
+    env.setdefault("MPLBACKEND", "Agg")
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        env.setdefault(var, "1")
+    return {**env, **(extra or {})}
+
+
+def execute(path: Path, out: Path, quick: bool, timeout: int = 1200,
+            extra_env: "dict | None" = None) -> tuple[bool, float, str]:
+    """Execute one percent-format notebook in ``out`` (its kernel's environment: :func:`kernel_env`, given to the
+    kernel alone, so that notebooks can run at once); return (ok, seconds, error text)."""
     import jupytext
     from jupyter_client.manager import KernelManager
     from nbclient import NotebookClient
 
     nb = jupytext.read(path)
-    env_before = dict(os.environ)
-    os.environ["BOUNDLAB_REPORT_DIR"] = str(out)
-    os.environ["BOUNDLAB_QUICK"] = "1" if quick else "0"
-    os.environ.setdefault("MPLBACKEND", "Agg")
     hypothesis_db = tempfile.TemporaryDirectory()  # hypothesis's example database: not in the report folder
-    os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = hypothesis_db.name
-    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # small matrices on 2 cores
-        os.environ.setdefault(var, "1")
+    env = kernel_env(out, quick, {"HYPOTHESIS_STORAGE_DIRECTORY": hypothesis_db.name, **(extra_env or {})})
     t0 = time.monotonic()
     try:
         with tempfile.TemporaryDirectory() as sockets:  # local IPC sockets rather than unencrypted TCP ports
             km = KernelManager(kernel_name="python3", transport="ipc", ip=os.path.join(sockets, "kernel"))
             try:
-                NotebookClient(nb, km=km, timeout=timeout, resources={"metadata": {"path": str(out)}}).execute()
+                NotebookClient(nb, km=km, timeout=timeout, resources={"metadata": {"path": str(out)}}).execute(
+                    env=env)
             finally:
                 if km.has_kernel:  # nbclient leaves a kernel it was handed running
                     km.shutdown_kernel(now=False)
@@ -249,8 +338,6 @@ def execute(path: Path, out: Path, quick: bool, timeout: int = 1200) -> tuple[bo
     except Exception as exc:  # noqa: BLE001 - the failure is reported, not hidden
         ok, err = False, "".join(traceback.format_exception_only(type(exc), exc))[-4000:]
     finally:
-        os.environ.clear()
-        os.environ.update(env_before)
         import nbformat
 
         nbformat.write(nb, out / f"{path.stem}.ipynb")
@@ -306,14 +393,17 @@ def finding_anchor(finding_id: str) -> str:
     return "finding-" + anchor(finding_id)
 
 
-def _errata_part() -> Part:
+def _errata_part(replays: "list[dict] | None" = None) -> Part:
     """Every finding once (a subsection anchored ``finding-ID``), with its kind and each supporting witness's
-    replay."""
+    replay (``replays``: :func:`_replay_record` of each file, computed here one by one when not given)."""
     from .errata import KINDS, WITNESS_DIR, findings
 
     items = findings()
     if not items:
         return Part("Errata", "errata", ["No claim has failed as printed so far."])
+    if replays is None:
+        replays = [_replay_record(str(w.source_path)) for f in items for w in f.witnesses]
+    line = {r["file"]: r["line"] for r in replays}
     kinds = {k: sum(f.kind == k for f in items) for k in [*KINDS, "unclassified"]}
     body = [f"{len(items)} findings ({', '.join(f'{v} {k}' for k, v in kinds.items() if v)}) supported by "
             f"{sum(len(f.witnesses) for f in items)} witness files. Kinds: "
@@ -327,8 +417,8 @@ def _errata_part() -> Part:
         lines += [f"*Printed:* {e.get('printed', '')}", "", f"*Cause:* {e.get('cause', '')}", ""]
         if e.get("corrected"):
             lines += [f"*Corrected:* {e['corrected']}", ""]
-        lines += [f"*Witnesses:* {len(f.witnesses)}", ""] + [f"* {_replay_line(w)}" for w in f.witnesses] + [""]
-        children.append(Part(f"{f.claim}: {f.id} ({f.kind})", finding_anchor(f.id), lines))
+        lines += [f"*Witnesses:* {len(f.witnesses)}", ""] + [f"* {line[w.source_path.name]}" for w in f.witnesses]
+        children.append(Part(f"{f.claim}: {f.id} ({f.kind})", finding_anchor(f.id), lines + [""]))
     tail = [f"Witness files: `{WITNESS_DIR.relative_to(WITNESS_DIR.parent.parent)}/`."]
     return Part("Errata", "errata", body, children, tail)
 
@@ -337,56 +427,115 @@ def _errata_section() -> list[str]:
     return part_markdown(_errata_part())
 
 
-def _replay_line(w) -> str:
+def _replay_outcome(w) -> tuple[str, bool, str]:
+    """(the report's line for witness ``w``, whether its replay certifies the violation, the replay's status)."""
     from .errata import replay
 
+    confirmed = False
     try:
         rep = replay(w)
         fr = rep.float_result
-        status, nums = rep.status, f"lhs = {fr.lhs:.6g}, rhs = {fr.rhs:.6g}; "
+        status, nums, confirmed = rep.status, f"lhs = {fr.lhs:.6g}, rhs = {fr.rhs:.6g}; ", bool(rep.confirmed)
         if w.erratum.get("violates") is False:  # illustrates the finding rather than violating the printed form
             status = (f"the printed form does not fail on this witness (float64 verdict {fr.float_verdict}; kind "
                       f"{w.erratum.get('kind', 'unclassified')}, see the cause)")
     except Exception as exc:  # noqa: BLE001 - reported, not hidden
         status, nums = f"replay failed: {exc}", ""
     where = f"T = {len(w.y)}" if len(w.y) else "no sequence"
-    return (f"`{w.source_path.name}` ({w.claim}, {w.learner or 'no learner'}, kernel {w.kernel}, {where}): "
-            f"{nums}{status}. "
-            f"Replay: `boundlab check --witness bounds/witnesses/{w.source_path.name}`.")
+    line = (f"`{w.source_path.name}` ({w.claim}, {w.learner or 'no learner'}, kernel {w.kernel}, {where}): "
+            f"{nums}{status}. Replay: `boundlab check --witness bounds/witnesses/{w.source_path.name}`.")
+    return line, confirmed, status
 
 
-def build_report(out: "str | Path", quick: bool = False, only: list[str] | None = None) -> Path:
-    """Execute the notebooks and write ``report.md`` and the self-contained ``report.html`` (one model, rendered
-    twice) in ``out``; return the Markdown's path."""
+def _replay_line(w) -> str:
+    return _replay_outcome(w)[0]
+
+
+def _replay_record(path: str) -> dict:
+    """The certified replay of one witness file as plain data (a sweep point: cached, run on the cluster)."""
+    from .errata import Witness
+
+    w = Witness.load(path)
+    line, confirmed, status = _replay_outcome(w)
+    return {"claim": w.claim, "file": w.source_path.name, "line": line, "confirmed": confirmed, "status": status}
+
+
+# ------------------------------------------------------------------------------------------------ assembly
+def _notebook_part(run, out: Path) -> Part:
+    """A notebook's section: how it was obtained, then its fragment (or its error)."""
+    nb = run.path
+    frag = out / f"{nb.stem}.md"
+    title, body = _split_title(frag.read_text() if run.ok and frag.exists() else "", nb.stem)
+    how = (f"reused from the report's cache (same notebook, code, libraries and sizes; executed in "
+           f"{run.seconds:.0f} s on {run.executed})" if run.reused else f"executed in {run.seconds:.0f} s")
+    lines = [f"_Notebook `notebooks/{nb.name}`, {how} (`{nb.stem}.ipynb` beside this report)._", ""]
+    if not run.ok:
+        lines += ["**This notebook failed:**", "", "```", run.error.rstrip(), "```", ""]
+    elif body:
+        lines += [body, ""]
+    else:
+        lines += ["The notebook ran but wrote no summary fragment.", ""]
+    return Part(title, "notebook-" + anchor(nb.stem), lines)
+
+
+def _verdict_part(matrix: list) -> Part:
+    from .report_matrix import counts
+
+    c = counts(matrix)
+    head = (f"{len(matrix)} claims: **{c['holds']} hold**, **{c['VIOLATED']} VIOLATED**, {c['inconclusive']} "
+            f"inconclusive, {c['not checked']} not checked by this report. A verdict is certified or it is "
+            "inconclusive (README, “What a verdict means”); tightness is observed ÷ bound at the largest T, then B, "
+            "shown (1 is tight, above 1 a violation).")
+    return Part("Verdicts", "verdicts", [head, "", Matrix(matrix), ""])
+
+
+def _summary_part(records: dict, out: Path) -> Part:
+    from .catalog import CATALOG
+    from .report_matrix import paper_figure
+
+    lines = ["Each claim's observed ÷ bound as the report varies T (at its largest B), B (at its largest T) and U; "
+             "the dashed line is the bound.", ""]
+    for paper in dict.fromkeys(e.section for e in CATALOG):
+        name = paper_figure(paper, records, out, f"summary-{anchor(paper)}.png")
+        lines += [f"**{paper}**", ""]
+        lines += [f"![]({name})", ""] if name else ["No claim of this paper is checked at several T, B or U here.",
+                                                   ""]
+    return Part("Tightness by paper", "tightness", lines)
+
+
+def build_report(out: "str | Path", quick: bool = False, only: list[str] | None = None, jobs: "int | None" = None,
+                 progress: bool = False) -> Path:
+    """Execute the notebooks (or reuse their cached outputs) on ``jobs`` cores (default: all) and write
+    ``report.md`` and the self-contained ``report.html`` (one model, rendered twice) in ``out``: the verdict matrix
+    and the tightness figures first, then the claims' status, the notebooks' sections and the errata. Returns the
+    Markdown's path; raises :class:`ReportError` after writing when a notebook failed."""
     from .report_html import to_html
+    from .report_matrix import load_records, rows
+    from .report_run import run_all
 
+    jobs = jobs or os.cpu_count() or 1
+    if jobs < 1:
+        raise ValueError(f"report: jobs must be ≥ 1, got {jobs}")
     out = Path(out).resolve()
     out.mkdir(parents=True, exist_ok=True)
+    t0 = time.monotonic()
     started = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    preamble = [f"Generated {started} on Python {platform.python_version()} ({'quick' if quick else 'full'} sizes).",
-                ""]
-    parts = [_claims_part()]
-    failures = []
-    for nb in notebooks(only):
-        print(f"executing {nb.name} ...", flush=True)
-        ok, secs, err = execute(nb, out, quick)
-        frag = out / f"{nb.stem}.md"
-        title, body = _split_title(frag.read_text() if ok and frag.exists() else "", nb.stem)
-        lines = [f"_Notebook `notebooks/{nb.name}`, executed in {secs:.0f} s (`{nb.stem}.ipynb` beside this "
-                 f"report)._", ""]
-        if not ok:
-            failures.append(nb.name)
-            lines += ["**This notebook failed:**", "", "```", err.rstrip(), "```", ""]
-        elif body:
-            lines += [body, ""]
-        else:
-            lines += ["The notebook ran but wrote no summary fragment.", ""]
-        parts.append(Part(title, "notebook-" + anchor(nb.stem), lines))
-    parts.append(_errata_part())
-    report = Report("boundlab tightness report", preamble, parts, out)
+    paths = notebooks(only)
+    runs, replays = run_all(paths, out, quick, jobs, progress)
+    records = load_records(out, [r.path.stem for r in runs if r.ok])
+    reused = sum(r.reused for r in runs)
+    preamble = [f"Generated {started} on Python {platform.python_version()} ({'quick' if quick else 'full'} sizes, "
+                f"{jobs} job(s)) in {time.monotonic() - t0:.0f} s; notebooks executed: {len(runs) - reused}, reused "
+                f"from the cache: {reused}.", ""]
+    matrix = rows(records, replays)
+    (out / "verdicts.json").write_text(json.dumps([asdict(r) for r in matrix], indent=1, ensure_ascii=False))
+    lead = [_verdict_part(matrix), _summary_part(records, out)]
+    parts = [_claims_part()] + [_notebook_part(r, out) for r in runs] + [_errata_part(replays)]
+    report = Report("boundlab tightness report", preamble, parts, out, lead)
     path = out / "report.md"
     path.write_text(to_markdown(report))
     (out / "report.html").write_text(to_html(report), encoding="utf-8")
+    failures = [r.path.name for r in runs if not r.ok]
     if failures:
         raise ReportError(f"{len(failures)} notebook(s) failed: {', '.join(failures)}; see {path}")
     return path

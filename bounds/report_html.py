@@ -9,8 +9,12 @@
 * Nothing is fetched: the style sheet is inline, there is no script, and a link that leaves the page (a URL, a file
   beside the report such as a notebook) is rendered as its text with the target in brackets; only in-page anchors
   stay links.
-* A table of contents leads the page: the claims by paper (each linking to its row in the claims table, with its
-  status), the notebook sections with their headings, and the errata's findings, each linking to its section.
+* The first screen is the verdict matrix (bounds.report_matrix): per claim, grouped by paper, the certified verdict
+  with why, the tightness as a number and a small bar, the finding and its kind, and links to the claim's plot
+  (every embedded image carries the id ``fig-<file name>``), its witnesses (the finding's section) and the section
+  of its table; then the tightness figures per paper.
+* A table of contents follows: the claims by paper (each linking to its row in the claims table, with its status),
+  the notebook sections with their headings, and the errata's findings, each linking to its section.
 """
 from __future__ import annotations
 
@@ -18,7 +22,7 @@ import base64
 import html
 from pathlib import Path
 
-from .report import Part, Report, Table, anchor
+from .report import MATRIX_HEADER, Matrix, Part, Report, Table, anchor, claim_anchor, finding_anchor
 
 STYLE = """
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;max-width:72rem;margin:2rem auto;padding:0 1rem;
@@ -28,6 +32,10 @@ text-align:left;vertical-align:top}th{background:#f0f0f0}tr:target{background:#f
 code{background:#f4f4f4;padding:0 .2rem}pre{background:#f4f4f4;padding:.6rem;overflow-x:auto}
 img{max-width:100%}nav{border:1px solid #ddd;padding:.5rem 1rem;background:#fafafa}nav ul{margin:.2rem 0}
 section:target>h2,section:target>h3{background:#fff3b0}.status-erratum{color:#a00}.status-tested{color:#060}
+.verdict-holds{color:#060;font-weight:600}.verdict-violated{color:#a00;font-weight:700}
+.verdict-inconclusive{color:#8a5a00}.verdict-not-checked{color:#666}.why{font-size:.8rem;color:#444}
+.bar{display:inline-block;width:5rem;height:.6rem;background:#e6e6e6;margin-left:.3rem;vertical-align:middle}
+.bar>span{display:block;height:100%;background:#3a7}.bar.over>span{background:#c33}
 """
 IMAGE_TYPES = {".png": "image/png", ".svg": "image/svg+xml"}
 
@@ -35,9 +43,13 @@ IMAGE_TYPES = {".png": "image/png", ".svg": "image/svg+xml"}
 def to_html(report: Report) -> str:
     """The whole page (see the module docstring)."""
     md = _markdown(report.out)
-    body = [f"<h1>{_e(report.title)}</h1>", md.render("\n".join(report.preamble), {"prefix": "preamble"}),
-            _toc(report, md)]
-    body += [_part(p, md, 2) for p in report.parts]
+    sections: dict[str, str] = {}  # a notebook section's heading text -> the id of its first heading of that text
+    for part in report.parts:
+        for hid, text in _headings(part, md):
+            sections.setdefault(text, hid)
+    body = [f"<h1>{_e(report.title)}</h1>", md.render("\n".join(report.preamble), {"prefix": "preamble"})]
+    body += [_part(p, md, 2, sections) for p in report.lead] + [_toc(report, md)]
+    body += [_part(p, md, 2, sections) for p in report.parts]
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<title>{_e(report.title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
             + "\n".join(body) + "\n</body>\n</html>\n")
@@ -48,16 +60,16 @@ def _e(text) -> str:
 
 
 # ----------------------------------------------------------------------------------------------- sections
-def _part(part: Part, md, level: int) -> str:
+def _part(part: Part, md, level: int, sections: "dict | None" = None) -> str:
     out = [f'<section id="{_e(part.anchor)}">', f"<h{level}>{_e(part.title)}</h{level}>"]
-    out += _blocks(part.body, md, part.anchor)
-    out += [_part(c, md, level + 1) for c in part.children]
-    out += _blocks(part.tail, md, part.anchor)
+    out += _blocks(part.body, md, part.anchor, sections or {})
+    out += [_part(c, md, level + 1, sections) for c in part.children]
+    out += _blocks(part.tail, md, part.anchor, sections or {})
     return "\n".join(out + ["</section>"])
 
 
-def _blocks(blocks: list, md, prefix: str) -> list[str]:
-    """Runs of Markdown lines rendered by markdown-it; tables rendered from their rows."""
+def _blocks(blocks: list, md, prefix: str, sections: dict) -> list[str]:
+    """Runs of Markdown lines rendered by markdown-it; tables rendered from their rows; the verdict matrix."""
     out, run = [], []
     for b in blocks + [None]:
         if isinstance(b, str):
@@ -68,7 +80,56 @@ def _blocks(blocks: list, md, prefix: str) -> list[str]:
             run = []
         if isinstance(b, Table):
             out.append(_table(b))
+        elif isinstance(b, Matrix):
+            out.append(_matrix(b, sections))
     return out
+
+
+# ---------------------------------------------------------------------------------------------- the matrix
+def _matrix(m: Matrix, sections: dict) -> str:
+    """One table per paper; rows anchored ``verdict-ID``; links to the plot, witnesses and section in the page."""
+    out = []
+    for paper in dict.fromkeys(r.paper for r in m.rows):
+        head = "".join(f"<th>{_e(h)}</th>" for h in MATRIX_HEADER)
+        body = [_matrix_row(r, sections) for r in m.rows if r.paper == paper]
+        out.append(f"<h3>{_e(paper)}</h3>\n<table class=\"matrix\">\n<thead><tr>{head}</tr></thead>\n<tbody>\n"
+                   + "\n".join(body) + "\n</tbody>\n</table>")
+    return "\n".join(out)
+
+
+def _matrix_row(r, sections: dict) -> str:
+    from .report_matrix import findings_text
+
+    cells = [f'<a href="#{_e(claim_anchor(r.claim))}">{_e(r.claim)}</a>',
+             f'<span class="verdict-{anchor(r.verdict)}">{_e(r.verdict)}</span>',
+             f'<span class="why">{_e(r.why)}</span>', _tightness(r), _e(findings_text(r)), _see(r, sections)]
+    return f'<tr id="verdict-{_e(anchor(r.claim))}">' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
+
+
+def _tightness(r) -> str:
+    """The ratio, a small bar (red and full above 1) and the sizes it was taken at."""
+    if r.ratio is None:
+        return "–"
+    width = max(0.0, min(r.ratio, 1.0)) * 100
+    over = " over" if r.ratio > 1 else ""
+    return (f'{r.ratio:.3g}<span class="bar{over}" title="{r.ratio:.3g}"><span style="width:{width:.0f}%"></span>'
+            f'</span><br><span class="why">{_e(r.at)}</span>')
+
+
+def _see(r, sections: dict) -> str:
+    links = []
+    if r.plot:
+        links.append(f'<a href="#{_e(figure_id(r.plot))}">plot</a>')
+    if r.witness:
+        links.append(f'<a href="#{_e(finding_anchor(r.witness))}">witnesses</a>')
+    if r.section and r.section in sections:
+        links.append(f'<a href="#{_e(sections[r.section])}">section</a>')
+    return " · ".join(links) or "–"
+
+
+def figure_id(src: str) -> str:
+    """The id of the embedded image of file ``src`` (its first appearance in the page)."""
+    return "fig-" + anchor(Path(src).name)
 
 
 def _table(t: Table) -> str:
@@ -88,7 +149,7 @@ def _status_class(column: str, value) -> str:
 # --------------------------------------------------------------------------------------- table of contents
 def _toc(report: Report, md) -> str:
     items = []
-    for part in report.parts:
+    for part in report.lead + report.parts:
         sub = []
         for block in part.body:
             if isinstance(block, Table) and block.anchors:
@@ -144,6 +205,7 @@ def _markdown(folder: Path):
 
     md = MarkdownIt("commonmark", {"html": False}).enable("table")
     md.core.ruler.push("heading_ids", _heading_ids)
+    figures: set[str] = set()
 
     def image(self, tokens, idx, options, env):
         tok = tokens[idx]
@@ -152,7 +214,10 @@ def _markdown(folder: Path):
         uri = _data_uri(folder, src)
         if uri is None:
             return f"<em>[image {_e(src)} not embedded]</em>"
-        return f'<img src="{uri}" alt="{_e(alt or Path(src).name)}">'
+        fid = figure_id(src)
+        ident = "" if fid in figures else f' id="{_e(fid)}"'  # the first appearance is the link target
+        figures.add(fid)
+        return f'<img{ident} src="{uri}" alt="{_e(alt or Path(src).name)}">'
 
     def link_open(self, tokens, idx, options, env):
         href = tokens[idx].attrGet("href") or ""

@@ -45,8 +45,13 @@ def romma_step(w: np.ndarray | None, x: np.ndarray, y: int) -> np.ndarray:
     When x ∥ w and the closed form's denominator ‖x‖²‖w‖² − (wᵀx)² vanishes, the two constraints are either both
     met by one of the candidates or jointly infeasible; in the latter case the old constraint is dropped (the
     reading we choose; Li and Long's data are homogeneous-separable, where it cannot happen) and y x/‖x‖² returned.
+
+    When x = 0 (a zero x̃ of homogeneous ROMMA, or PUMMA's two stored points equal) no v meets y vᵀx ≥ 1: the step is
+    infeasible and w is returned unchanged (0 when there is none); the learners log such rounds as ``degenerate``.
     """
     xx = x @ x
+    if not xx > 0:
+        return np.zeros_like(x) if w is None else w
     if w is None or not (w @ w) > 0:
         return y * x / xx
     wx, ww = w @ x, w @ w
@@ -128,6 +133,7 @@ class _Romma(_Augmented):
         upd = (y * s < 1) if self.aggressive else (y * s <= 0)
         self.log("J", bool(y * s <= 0))
         if upd:
+            self.log("degenerate", not xt @ xt > 0)  # romma_step cannot meet y wᵀx̃ ≥ 1 with x̃ = 0: w unchanged
             self.w = romma_step(self.w, xt, y)
             return s, "update"
         return s, "none"
@@ -187,7 +193,9 @@ class Pumma(LinearLearner):
         return s, "none"
 
     def _solve(self, w_prev):
-        self.w = romma_step(w_prev, (self.xp - self.xm) / 2, 1)
+        x = (self.xp - self.xm) / 2
+        self.log("degenerate", not x @ x > 0)  # the stored points coincide: romma_step leaves w unchanged
+        self.w = romma_step(w_prev, x, 1)
         self.b = -(self.w @ (self.xp + self.xm)) / 2
 
 

@@ -554,10 +554,21 @@ def matmul(A: np.ndarray, B: np.ndarray) -> np.ndarray:
     return out
 
 
+def _arb_of(v: Any):
+    """The arb of a Ball, or of an exact number (:func:`_to_arb`), without building a Ball."""
+    return v.a if type(v) is Ball else _to_arb(v)
+
+
 def _arb_mat(A: np.ndarray):
     from flint import arb_mat
 
-    return arb_mat([[ball(v).a for v in row] for row in A])
+    return arb_mat([[_arb_of(v) for v in row] for row in A])
+
+
+def _column_product(A, v: np.ndarray) -> np.ndarray:
+    """A v for an arb_mat A and a vector v, as an object array of Balls."""
+    P = A * _arb_mat(np.asarray(v).reshape(-1, 1))
+    return np.array([Ball(P[i, 0]) for i in range(P.nrows())], dtype=object)
 
 
 def mv(M: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -565,8 +576,7 @@ def mv(M: np.ndarray, v: np.ndarray) -> np.ndarray:
     loop of Python-level ball operations."""
     if not _BALL or M.size == 0:
         return M @ v
-    P = _arb_mat(M) * _arb_mat(np.asarray(v).reshape(-1, 1))
-    return np.array([Ball(P[i, 0]) for i in range(P.nrows())], dtype=object)
+    return _column_product(_arb_mat(M), v)
 
 
 def dot(u: np.ndarray, v: np.ndarray):
@@ -587,7 +597,11 @@ def quad(M: np.ndarray, v: np.ndarray):
     arb = _flint()
     m = np.array([Ball(arb(ball(x).a.mid())) for x in v], dtype=object)
     d = np.asarray(v) - m
-    return dot(m, mv(M, m)) + dot(d, mv(M, m) + mv(M.T, m)) + dot(d, mv(M, d))
+    if M.size == 0:
+        return dot(m, mv(M, m)) + dot(d, mv(M, m) + mv(M.T, m)) + dot(d, mv(M, d))
+    A = _arb_mat(M)  # converted once (it was once per product): the same products, the same balls
+    Mm = _column_product(A, m)
+    return dot(m, Mm) + dot(d, Mm + _column_product(A.transpose(), m)) + dot(d, _column_product(A, d))
 
 
 def arb_matvec(M, v: np.ndarray) -> np.ndarray:
@@ -623,6 +637,8 @@ def tri_solve(L: np.ndarray, b: np.ndarray, lower: bool = True) -> np.ndarray:
         from scipy.linalg import solve_triangular  # lazy: `import learners` must not load scipy
 
         return solve_triangular(L, b, lower=lower, check_finite=False)
+    if _BALL:
+        return _tri_solve_arb(L, b, lower)
     n = len(b)
     x = np.empty(n, dtype=object)
     order = range(n) if lower else range(n - 1, -1, -1)
@@ -633,6 +649,23 @@ def tri_solve(L: np.ndarray, b: np.ndarray, lower: bool = True) -> np.ndarray:
             acc = acc - L[i, j] * x[j]
         x[i] = acc / L[i, i]
     return x
+
+
+def _tri_solve_arb(L: np.ndarray, b: np.ndarray, lower: bool) -> np.ndarray:
+    """:func:`tri_solve` in ball arithmetic on python-flint's arb directly: the same operations in the same order as
+    the loop over Balls (each entry converted exactly, as Ball arithmetic converts it), so the same balls, without
+    a Ball object per operation (the hot spot of certified POMD runs)."""
+    n = len(b)
+    x: list = [None] * n
+    for i in (range(n) if lower else range(n - 1, -1, -1)):
+        row = L[i]
+        acc = _arb_of(scalar(b[i]))
+        for j in (range(i) if lower else range(i + 1, n)):
+            acc = acc - _arb_of(row[j]) * x[j]
+        x[i] = acc / _arb_of(row[i])
+    out = np.empty(n, dtype=object)
+    out[:] = [Ball(v) for v in x]
+    return out
 
 
 def gaussian_matrix(A: np.ndarray, B: np.ndarray, sigma: float) -> np.ndarray:

@@ -18,6 +18,15 @@ Readings (the paper is the authority; these are the choices where it is silent):
   logs the raw minimum of eq. 16 (``p_min_raw``) and, on such rounds, samples from the eq. 16 vector clipped to
   [0, 1] and renormalised (``p_clipped`` = True); eq. 9 keeps the estimator unbiased for any p with p_i < 1. This
   is recorded as an erratum of the step (bounds/witnesses/BOGD-UNB-*.json).
+* Where eqs. 9 and 16 divide by zero the learner says what it does, with no floating-point exception:
+  - every weight is 0 (λη = 1 zeroes them all): eq. 16's s = (B − 1)/Σ_j α_j √κ_jj is undefined; any removal
+    leaves f unchanged, and the learner samples uniformly, logging ``p_min_raw`` = NaN (eq. 16 has no value);
+  - p_i = 1 (eq. 16 for a slot of weight 0 when the others cancel): slot i is then the one sampled, with
+    probability 1, so Z_i = 1 and its factor (1 − Z_i)(1 − λη)/(1 − p_i) of eq. 9 is taken as 0, the weight a
+    removed slot gets (the other slots have p_j = 0);
+  - Theorem 2's term Σ_i p_i α_i²/(1 − p_i)² (``sampling_term``): a slot of weight α_i = 0 adds 0 (its estimator
+    is exactly 0 whatever p_i), one with p_i = 1 and α_i ≠ 0 adds +∞ (the theorem's right side is then infinite).
+  ``degenerate`` (bool, at removal rounds) marks the rounds where one of these applied; the hunt counts them.
 
 Trace columns: ``loss`` (ℓ(y_t f_t(x_t))), ``grad`` (bool: ℓ' ≠ 0); at removal rounds (the set V_T): ``removal``,
 ``i_k`` (the chosen slot), ``p_chosen``, ``p_min``, ``p_max``, ``p_min_raw``, ``p_clipped``, ``alpha_before``
@@ -166,7 +175,8 @@ class _BoundedOGD(_HingeOGD):
         kdiag = self.f.kdiag
         p, p_raw_min = self._distribution(alpha, kdiag)
         i = self.choose(p)
-        grow = (1 - self.lam * self.eta) / (1 - p)
+        certain = _is_one(p)
+        grow = _growth(1 - self.lam * self.eta, p, certain)
         raw = alpha * grow
         if raw.dtype == object:  # exact backends: elementwise min keeps mpf values / balls (defined at ties)
             new = np.array([nm.bmin(v, cap) for v in raw], dtype=object)
@@ -192,8 +202,9 @@ class _BoundedOGD(_HingeOGD):
         self.log("alpha_before", alpha[i])
         self.log("alpha_after", new[i])
         self.log("H", H)
-        self.log("sampling_term", (p * alpha * alpha / (1 - p) ** 2).sum())
+        self.log("sampling_term", _sampling_term(p, alpha, certain))
         self.log("clipped", clipped)
+        self.log("degenerate", bool(any(certain)) or _is_nan(p_raw_min))
         if clipped == 0 and self.uniform:
             self.f.scale(grow[0])
         else:
@@ -233,13 +244,43 @@ class BOGDPlusPlus(_BoundedOGD):
 
     def _distribution(self, alpha, kdiag):
         w = alpha * nm.sqrt(kdiag)
-        s = (len(alpha) - 1) / np.sum(w)
+        total = np.sum(w)
+        if not total > 0:  # every weight is 0: eq. 16 is undefined; uniform sampling (module docstring)
+            return nm.full(len(alpha), nm.scalar(1) / len(alpha)), nm.scalar(float("nan"))
+        s = (len(alpha) - 1) / total
         p = 1 - s * w
         pmin = nm.bmin(*p)  # defined when entries tie (balls)
         if pmin < 0:
             q = nm.pos_part(p)
             p = q / np.sum(q)
         return p, pmin
+
+
+def _is_one(p: np.ndarray) -> list[bool]:
+    """Which p_i equal 1 (a slot sampled with certainty)."""
+    return [bool(v >= 1) for v in p]
+
+
+def _is_nan(v) -> bool:
+    return bool(v != v) if isinstance(v, float) else (isinstance(v, nm.Ball) and v.a.is_nan())
+
+
+def _growth(c, p: np.ndarray, certain: list[bool]) -> np.ndarray:
+    """Eq. 9's factor c/(1 − p_i) per slot, 0 for a slot sampled with certainty (p_i = 1; module docstring)."""
+    if p.dtype != object:
+        return np.divide(c, 1 - p, out=np.zeros(len(p)), where=~np.array(certain, bool))
+    return np.array([nm.scalar(0) if one else c / (1 - v) for v, one in zip(p, certain)], dtype=object)
+
+
+def _sampling_term(p: np.ndarray, alpha: np.ndarray, certain: list[bool]):
+    """Σ_i p_i α_i² / (1 − p_i)² of Theorem 2: 0 for α_i = 0, +∞ for p_i = 1 and α_i ≠ 0 (module docstring)."""
+    if p.dtype != object:
+        terms = np.where(alpha == 0, 0.0, np.inf)
+        np.divide(p * alpha * alpha, (1 - p) ** 2, out=terms, where=(alpha != 0) & ~np.array(certain, bool))
+        return terms.sum()
+    terms = [nm.scalar(0) if a == 0 else (nm.scalar(float("inf")) if one else v * a * a / (1 - v) ** 2)
+             for v, a, one in zip(p, alpha, certain)]
+    return sum(terms[1:], terms[0]) if terms else nm.scalar(0)
 
 
 def removal_rows(log) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

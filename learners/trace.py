@@ -12,11 +12,17 @@ Core columns, present for every learner:
 Every other quantity a claim needs (Ψ_t, Φ_t, φ_t, Q_t, σ_{r_t,t}, λ_t, ε_t, removed index, ...) is an *extra*
 column, created the first time a learner logs it: float columns default to NaN, int columns to −1 and bool columns
 to False on rounds where nothing was logged.
+
+A learner that resolves a division by zero of its paper's formulas in a stated way marks the round in a bool
+column ``degenerate``; while :func:`count_degenerate` is active (the counterexample search), every Trace and Stack
+finished in that context adds its marked rounds to the tally instead of anything being printed.
 """
 from __future__ import annotations
 
+import contextlib
+from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -61,6 +67,29 @@ class TraceRecorder:
         self.kind[self.t] = code
 
 
+_DEGENERATE: ContextVar["list[int] | None"] = ContextVar("boundlab_degenerate_tally", default=None)
+
+
+@contextlib.contextmanager
+def count_degenerate() -> Iterator[list]:
+    """A tally (a one-element list) of the ``degenerate`` rounds of every Trace and Stack finished in the block."""
+    tally = [0]
+    token = _DEGENERATE.set(tally)
+    try:
+        yield tally
+    finally:
+        _DEGENERATE.reset(token)
+
+
+def _tally(column: Any, rounds: Any = None) -> None:
+    """Add the marked rounds of a ``degenerate`` column (1/True; NaN and False are not) to the active tally."""
+    tally = _DEGENERATE.get()
+    if tally is None or column is None:
+        return
+    marked = np.asarray(column, dtype=float) == 1
+    tally[0] += int(np.count_nonzero(marked if rounds is None else marked & rounds))
+
+
 @dataclass(frozen=True)
 class Trace:
     """A finished run: the columns, the learner's name and parameters, and the final hypothesis."""
@@ -77,6 +106,9 @@ class Trace:
     norm: np.ndarray
     extras: dict = field(default_factory=dict)
     final: Any = None
+
+    def __post_init__(self) -> None:
+        _tally(self.extras.get("degenerate"))
 
     @classmethod
     def from_recorder(cls, rec: TraceRecorder, learner: str, params: dict, kernel: str, final=None) -> "Trace":
@@ -189,6 +221,9 @@ class Stack:
     logged: dict
     removals: "tuple | None" = None
     X: "np.ndarray | None" = None
+
+    def __post_init__(self) -> None:
+        _tally(self.extras.get("degenerate"), self.mask & self.ok[:, None])
 
     @property
     def K(self) -> int:

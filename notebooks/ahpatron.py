@@ -44,7 +44,9 @@ from bounds.report import Fragment  # noqa: E402
 import learners  # noqa: E402
 from bounds.catalog import CATALOG  # noqa: E402
 from bounds.base import PreconditionError  # noqa: E402
+from bounds.certify import certify_result  # noqa: E402
 from bounds.oracle import HingeOracle  # noqa: E402
+from bounds.report_matrix import verdict_of  # noqa: E402
 
 nb = Fragment("ahpatron", "AVP and Ahpatron (paper 000)")
 QUICK, OUT, md = nb.quick, nb.out, nb.md
@@ -58,12 +60,15 @@ def comparator(oracle, U):
     return res.comparator.expansion(oracle.X, oracle.kernel)
 
 
-def run_claims(X, y, oracle, B):
-    """|M_T| and the three right sides for budget B; ζ_run and the halvings of the Theorem 6 run.
+def run_claims(X, y, B):
+    """|M_T| and the three right sides for budget B; ζ_run and the halvings of the Theorem 6 run; each claim's
+    certified verdict.
 
     AHP-T4 / AHP-E10: the smaller right side over two explicit comparators, f_U = argmin_{H_U} L_T and the
     minimiser of the second branch of the max, (1 + 0.9U/√B)L_T + (√B/(2U))‖f‖² (an upper estimate of the
-    minimum over H_U). AHP-T6 at ζ_run ≤ 1/2 is convex in f: the oracle minimises it exactly (comparator=None)."""
+    minimum over H_U); only that one, the check the table shows, is certified. AHP-T6 at ζ_run ≤ 1/2 is convex in
+    f: the oracle minimises it exactly (comparator=None)."""
+    oracle = HingeOracle(X, y, KERNEL)
     row = {"B": B, "T": len(y)}
     U4 = np.sqrt(B) / 4
     a = U4 / np.sqrt(B)
@@ -71,14 +76,17 @@ def run_claims(X, y, oracle, B):
              oracle.minimise(1 + 0.9 * a, 1 / (2 * a), U4).comparator.expansion(oracle.X, oracle.kernel)]
     for cid in ("AHP-T4", "AHP-E10"):
         try:
-            res = [bounds.check(cid, X, y, kernel=KERNEL, params=dict(B=B), comparator=f) for f in cands]
-            r = min(res, key=lambda q: q.rhs)
-            row[cid], row["M_t4"] = r.rhs, r.lhs
+            res = [(bounds.check(cid, X, y, kernel=KERNEL, params=dict(B=B), comparator=f, certify=False), f)
+                   for f in cands]
+            r, f = min(res, key=lambda q: q[0].rhs)
+            certify_result(bounds.get(cid), r, X, y, KERNEL, f)
+            row[cid], row["M_t4"], row[cid + " verdict"] = float(r.rhs), float(r.lhs), verdict_of(r)
         except PreconditionError as exc:
             row[cid] = f"n/a ({exc.name})"
     try:
         r = bounds.check("AHP-T6", X, y, kernel=KERNEL, params=dict(B=B, preset="experiments", eps=0.9, gamma=0.3))
-        row["AHP-T6"], row["M_t6"], row["zeta"] = r.rhs, r.lhs, r.terms["zeta_run"]
+        row["AHP-T6"], row["M_t6"], row["zeta"] = float(r.rhs), float(r.lhs), r.terms["zeta_run"]
+        row["AHP-T6 verdict"] = verdict_of(r)
     except PreconditionError as exc:
         row["AHP-T6"] = f"n/a ({exc.name})"
         tr = learners.make("ahpatron", kernel=KERNEL, B=B, preset="experiments", eps=0.9).run(X, y)
@@ -86,6 +94,13 @@ def run_claims(X, y, oracle, B):
     tr = learners.make("ahpatron", kernel=KERNEL, B=B, preset="experiments", eps=0.9).run(X, y)
     row["J_t6"] = int(tr["halving"].sum()) if "halving" in tr else 0
     return row
+
+
+def claim_points(rows, cid, m_key):
+    """The matrix's record of ``cid`` from sweep rows (those where the claim's preconditions held)."""
+    return [{"T": r["T"], "B": r["B"], "U": float(np.sqrt(r["B"]) / (4 if cid != "AHP-T6" else 2)),
+             "observed": r[m_key], "bound": r[cid], "verdict": r[cid + " verdict"][0],
+             "why": r[cid + " verdict"][1]} for r in rows if isinstance(r[cid], float)]
 
 
 def fmt(v):
@@ -104,7 +119,7 @@ def ratio(m, rhs):
 Bs = [16, 64] if QUICK else [16, 32, 64, 128, 256, 512, 1024]
 X, y = adversaries.make_sequence(f"{SEQ},T={T_MAX}", seed=0)
 oracle = HingeOracle(X, y, KERNEL)
-rows_B = [run_claims(X, y, oracle, B) for B in Bs]
+rows_B = nb.map(lambda B: run_claims(X, y, B), Bs, label="AHP sweep over B")
 md += ["## Observed mistakes against AHP-T4, AHP-E10 and AHP-T6 as B grows", "",
        f"Sequence `{SEQ},T={T_MAX}` (seed 0), kernel `{KERNEL}`. AHP-T6: exact minimum over H_U (γ = 0.3, "
        "ε = 0.9, experiments preset, ζ = ζ_run of eq. 11; with no halving the ζ → 0⁺ reading). AHP-T4 / AHP-E10 "
@@ -140,10 +155,12 @@ md += ["![](ahpatron_vs_B.png)", ""]
 
 # %%
 Ts = [75, 150] if QUICK else [125, 250, 500]
-rows_T = []
-for T in Ts:
-    XT, yT = X[:T], y[:T]
-    rows_T.append(run_claims(XT, yT, HingeOracle(XT, yT, KERNEL), 64))
+rows_T = nb.map(lambda T: run_claims(X[:T], y[:T], 64), Ts, label="AHP sweep over T")
+for cid, m_key, section in (("AHP-T4", "M_t4", "Observed mistakes against AHP-T4, AHP-E10 and AHP-T6 as B grows"),
+                            ("AHP-E10", "M_t4", "Observed mistakes against AHP-T4, AHP-E10 and AHP-T6 as B grows"),
+                            ("AHP-T6", "M_t6", "Observed mistakes against AHP-T4, AHP-E10 and AHP-T6 as B grows")):
+    nb.claim(cid, claim_points(rows_B, cid, m_key), plot="ahpatron_vs_B.png", section=section)
+    nb.claim(cid, claim_points(rows_T, cid, m_key), plot="ahpatron_vs_T.png", section="As T grows (B = 64)")
 md += ["## As T grows (B = 64)", "", "| T | T4: \\|M_T\\| | AHP-T4 rhs | ratio | AHP-E10 rhs | T6: \\|M_T\\| | "
        "AHP-T6 rhs | ratio | ζ_run |", "|---|---|---|---|---|---|---|---|---|"]
 for r in rows_T:
@@ -171,16 +188,33 @@ md += ["![](ahpatron_vs_T.png)", ""]
 
 # %%
 comp = oracle.minimise(2.0, 1.0).comparator.expansion(X, oracle.kernel)
-per = bounds.check("PER-T1", X, y, kernel=KERNEL, comparator=comp)
-md += ["## AVP (Cor. 1) against the Perceptron bound", "",
-       f"Perceptron: |M_T| = {per.lhs:.0f}, PER-T1 right side 2L_T(f) + ‖f‖² = {per.rhs:.4g} "
-       f"(ratio {per.lhs / per.rhs:.3f}).", "",
-       "| ε | AVP \\|M_T\\| | \\|N_T\\| | (1 − 2ε)\\|N_T\\| | AVP-C1 rhs | ratio |", "|---|---|---|---|---|---|"]
-for eps in ([0.75] if QUICK else [0.55, 0.65, 0.75, 0.85, 0.95]):
+EPS = [0.75] if QUICK else [0.55, 0.65, 0.75, 0.85, 0.95]
+
+
+def avp_point(eps):
+    """PER-T1 (eps None) or AVP-C1 at ε, both at the comparator ``comp``."""
+    if eps is None:
+        r = bounds.check("PER-T1", X, y, kernel=KERNEL, comparator=comp)
+        return {"lhs": float(r.lhs), "rhs": float(r.rhs), "verdict": verdict_of(r)}
     r = bounds.check("AVP-C1", X, y, kernel=KERNEL, params=dict(eps=eps), comparator=comp)
-    n = r.terms["|N_T|"]
-    md.append(f"| {eps} | {r.lhs:.0f} | {n} | {(1 - 2 * eps) * n:.4g} | {r.rhs:.4g} | {r.lhs / r.rhs:.3f} |")
+    return {"eps": eps, "lhs": float(r.lhs), "rhs": float(r.rhs), "N": r.terms["|N_T|"], "verdict": verdict_of(r)}
+
+
+per, *avp = nb.map(avp_point, [None] + EPS, label="AVP-C1 and PER-T1")
+md += ["## AVP (Cor. 1) against the Perceptron bound", "",
+       f"Perceptron: |M_T| = {per['lhs']:.0f}, PER-T1 right side 2L_T(f) + ‖f‖² = {per['rhs']:.4g} "
+       f"(ratio {per['lhs'] / per['rhs']:.3f}).", "",
+       "| ε | AVP \\|M_T\\| | \\|N_T\\| | (1 − 2ε)\\|N_T\\| | AVP-C1 rhs | ratio |", "|---|---|---|---|---|---|"]
+for r in avp:
+    eps, n = r["eps"], r["N"]
+    md.append(f"| {eps} | {r['lhs']:.0f} | {n} | {(1 - 2 * eps) * n:.4g} | {r['rhs']:.4g} | "
+              f"{r['lhs'] / r['rhs']:.3f} |")
 md.append("")
+SECTION_AVP = "AVP (Cor. 1) against the Perceptron bound"
+nb.claim("PER-T1", [{"T": T_MAX, "observed": per["lhs"], "bound": per["rhs"], "verdict": per["verdict"][0],
+                     "why": per["verdict"][1], "setting": "perceptron"}], section=SECTION_AVP)
+nb.claim("AVP-C1", [{"T": T_MAX, "observed": r["lhs"], "bound": r["rhs"], "verdict": r["verdict"][0],
+                     "why": r["verdict"][1], "setting": f"eps={r['eps']}"} for r in avp], section=SECTION_AVP)
 
 # %% [markdown]
 # ## 3. Lemma 1: halvings against the bound
@@ -189,14 +223,23 @@ md.append("")
 
 # %%
 Xh, yh = adversaries.make_sequence(f"ahp-many-halvings:T={T_MAX},d=5", seed=0)
-rows_L = []
-for name, (XX, yy) in (("noisy", (X, y)), ("ahp-many-halvings", (Xh, yh))):
-    for B in Bs:
-        r = bounds.check("AHP-L1", XX, yy, kernel=KERNEL, params=dict(B=B, preset="experiments", eps=0.9))
-        rows_L.append((name, B, r.lhs, r.rhs, r.terms["|M'_T|+|N_T|"]))
+SEQS = {"noisy": (X, y), "ahp-many-halvings": (Xh, yh)}
+
+
+def lemma1_point(point):
+    name, B = point
+    XX, yy = SEQS[name]
+    r = bounds.check("AHP-L1", XX, yy, kernel=KERNEL, params=dict(B=B, preset="experiments", eps=0.9))
+    return (name, B, float(r.lhs), float(r.rhs), r.terms["|M'_T|+|N_T|"], *verdict_of(r))
+
+
+rows_L = nb.map(lemma1_point, [(name, B) for name in SEQS for B in Bs], label="AHP-L1")
+nb.claim("AHP-L1", [{"T": T_MAX, "B": B, "observed": J, "bound": b, "verdict": v, "why": why, "setting": n}
+                    for n, B, J, b, k, v, why in rows_L], plot="ahpatron_lemma1.png",
+         section="Halvings against Lemma 1")
 md += ["## Halvings against Lemma 1", "", "| sequence | B | J | Lemma 1 bound | \\|M'_T\\|+\\|N_T\\| |",
        "|---|---|---|---|---|"]
-md += [f"| {n} | {B} | {J:.0f} | {b:.4g} | {k} |" for n, B, J, b, k in rows_L]
+md += [f"| {n} | {B} | {J:.0f} | {b:.4g} | {k} |" for n, B, J, b, k, *_ in rows_L]
 md.append("")
 fig, ax = plt.subplots(figsize=(6, 4))
 for name, mark in (("noisy", "o"), ("ahp-many-halvings", "s")):
@@ -220,13 +263,29 @@ md += ["![](ahpatron_lemma1.png)", ""]
 from adversaries.search import hunt  # noqa: E402
 
 HUNT_SECONDS = 4 if QUICK else 60
-hs = hunt("AHP-T4", seconds=HUNT_SECONDS, out_dir=OUT / "witnesses-ahp-t4", seed=0)
-best = hs.best_gap if np.isfinite(hs.best_gap) else float("nan")
+
+
+def hunt_point(seconds):
+    """The hunt (a time-bounded search, so its result depends on the machine it ran on), with the text of any
+    witness it wrote."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        hs = hunt("AHP-T4", seconds=seconds, out_dir=folder, seed=0)
+        return {"summary": hs.to_json(), "files": {Path(w).name: Path(w).read_text() for w in hs.witnesses}}
+
+
+(found,) = nb.map(hunt_point, [HUNT_SECONDS], label="AHP-T4 hunt")
+hs = found["summary"]
+for name, text in found["files"].items():
+    (OUT / "witnesses-ahp-t4").mkdir(exist_ok=True)
+    (OUT / "witnesses-ahp-t4" / name).write_text(text)
+best = hs["best_gap"] if isinstance(hs["best_gap"], float) and np.isfinite(hs["best_gap"]) else float("nan")
 md += ["## A counterexample hunt on AHP-T4", "",
-       f"`boundlab hunt AHP-T4 --seconds {HUNT_SECONDS}`: {hs.tried} sequences tried ({hs.discarded} discarded by a "
-       f"precondition), largest lhs − rhs = {best:.4g} (a violation needs > 0), violations: {hs.violations}"
-       + (f", witnesses: {', '.join(Path(w).name for w in hs.witnesses)}" if hs.witnesses else "") + ".", ""]
-print(hs.to_json())
+       f"`boundlab hunt AHP-T4 --seconds {HUNT_SECONDS}`: {hs['tried']} sequences tried ({hs['discarded']} discarded "
+       f"by a precondition), largest lhs − rhs = {best:.4g} (a violation needs > 0), violations: {hs['violations']}"
+       + (f", witnesses: {', '.join(found['files'])}" if found["files"] else "") + ".", ""]
+print(hs)
 
 # %% [markdown]
 # ## 5. Errata

@@ -24,6 +24,7 @@
 # Everything goes through the library (adversaries.make_sequence, bounds.check, bounds.errata).
 
 # %%
+from types import SimpleNamespace
 
 import matplotlib
 
@@ -36,6 +37,7 @@ import bounds  # noqa: E402
 from bounds.report import Fragment  # noqa: E402
 from bounds.catalog import CATALOG  # noqa: E402
 from bounds.constructions import covariance_finding, table81_readings  # noqa: E402
+from bounds.report_matrix import verdict_of  # noqa: E402
 
 KERNEL = "gaussian:sigma=1"
 nb = Fragment("forgetron", "The Forgetron (paper 001)")
@@ -51,13 +53,18 @@ Ts = [150, 300] if QUICK else [200, 400, 800]
 Bs = [83] if QUICK else [83, 150, 300, 600]
 CLAIMS = {"FGT-T2": "basic Forgetron", "FGT-T3": "self-tuned Forgetron"}
 X, y = adversaries.make_sequence(f"synthetic-noise:noise=0.1,T={max(Ts)}", seed=0)
-rows = []
-for cid in CLAIMS:
-    for B in Bs:
-        for T in Ts:
-            r = bounds.check(cid, X[:T], y[:T], kernel=KERNEL, params={"B": B})
-            rows.append({"claim": cid, "B": B, "T": T, "M": r.lhs, "bound": r.rhs, "certified": r.rhs_lower,
-                         "U": r.terms["U"], "verdict": r.verdict})
+
+
+def check_point(point):
+    """One (claim, B, T) of the sweep, certified (every row of the table shows its verdict)."""
+    cid, B, T = point
+    r = bounds.check(cid, X[:T], y[:T], kernel=KERNEL, params={"B": B})
+    verdict, why = verdict_of(r)
+    return {"claim": cid, "B": B, "T": T, "M": float(r.lhs), "bound": float(r.rhs), "certified": float(r.rhs_lower),
+            "U": float(r.terms["U"]), "verdict": verdict, "why": why}
+
+
+rows = nb.map(check_point, [(cid, B, T) for cid in CLAIMS for B in Bs for T in Ts], label="FGT-T2/T3 sweep")
 for row in rows:
     print(row)
 
@@ -86,6 +93,10 @@ for r in rows:
     md.append(f"| {r['claim']} | {r['B']} | {r['T']} | {r['U']:.3f} | {r['M']:.0f} | {r['bound']:.1f} | "
               f"{r['certified']:.1f} | {r['M'] / r['bound']:.3f} | {r['verdict']} |")
 md += ["", "![](forgetron_bounds.png)", ""]
+for cid in CLAIMS:
+    nb.claim(cid, [{"T": r["T"], "B": r["B"], "U": r["U"], "observed": r["M"], "bound": r["bound"],
+                    "verdict": r["verdict"], "why": r["why"]} for r in rows if r["claim"] == cid],
+             plot="forgetron_bounds.png", section="FGT-T2 and FGT-T3: mistakes against the bound")
 
 # %% [markdown]
 # ## 2. Table 8.1, synthetic rows
@@ -96,17 +107,34 @@ md += ["", "![](forgetron_bounds.png)", ""]
 # %%
 REPS, TT = (1, 1000) if QUICK else (2, 10_000)
 columns = ["forgetron-basic", "forgetron-self-tuned", "forgetron-greedy", "cks"]
-tab = {}
-verdicts = {}
-for col in columns:
+
+
+def table_column(col):
+    """One column of Table 8.1 (FGT-TAB; Monte Carlo, so never certified), or the §8 readings (the Perceptron
+    rows under every order and covariance reading) for ``col`` = "readings"."""
+    if col == "readings":  # the parts the report reads, as plain data
+        return {k: SimpleNamespace(terms={"rows": r.terms["rows"]}, float_verdict=r.float_verdict)
+                for k, r in table81_readings("perceptron", reps=REPS, T=TT, seed=0).items()}
     try:
         r = bounds.check("FGT-TAB", learner=col, params={"reps": REPS, "T": TT, "seed": 0})
     except ValueError as exc:  # a column whose learner is not implemented
-        print(col, "skipped:", exc)
+        return {"column": col, "skipped": str(exc)}
+    verdict, why = verdict_of(r)
+    return {"column": col, "verdict": verdict, "why": why, "rows": r.terms["rows"]}
+
+
+*cols, readings = nb.map(table_column, columns + ["readings"], label="Table 8.1")
+tab = {}
+verdicts = {}
+for c in cols:
+    if "skipped" in c:
+        print(c["column"], "skipped:", c["skipped"])
         continue
-    verdicts[col] = r.verdict
-    tab.update(r.terms["rows"])
-readings = table81_readings("perceptron", reps=REPS, T=TT, seed=0)
+    verdicts[c["column"]] = c["verdict"]
+    tab.update(c["rows"])
+nb.claim("FGT-TAB", [{"T": TT, "observed": None, "bound": None, "verdict": c["verdict"], "why": c["why"],
+                      "setting": c["column"]} for c in cols if "skipped" not in c],
+         plot="forgetron_table81.png", section="Table 8.1, synthetic rows (FGT-TAB)")
 cov = covariance_finding(readings)
 for k, v in tab.items():
     print(k, round(v["observed %"], 2), v["paper %"])

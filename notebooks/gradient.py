@@ -39,6 +39,7 @@ from bounds.report import Fragment  # noqa: E402
 import learners  # noqa: E402
 from bounds import errata  # noqa: E402
 from bounds.alignment import alignment_profile  # noqa: E402
+from bounds.report_matrix import verdict_of  # noqa: E402
 
 KERNEL = "gaussian:sigma=1"
 nb = Fragment("gradient", "Gradient-descent learners (papers 002 and 003)")
@@ -60,15 +61,33 @@ Ts = [60, 120] if QUICK else [100, 200, 400, 800, 1600]
 U = 2.0
 X, y = adversaries.make_sequence(f"noisy:T={max(Ts)},d=3,noise=0.1", seed=0)
 A_prof = alignment_profile(X, y, KERNEL)
+LEARNERS = {"pomd": {}, "pomdr": dict(B=16, B0=4)}
+
+
+def regret_point(point):
+    """One claim (POM-T2 or POM-C1) for one learner on the prefix of length T, certified (the table shows both
+    verdicts of every row): regret, the bound's value at the comparator, and the terms the table shows."""
+    cid, T, learner = point
+    r = bounds.check(cid, X[:T], y[:T], kernel=KERNEL, learner=learner, params=dict(U=U, **LEARNERS[learner]))
+    return {"regret": float(r.terms["regret at f"]), "bound": float(r.rhs - r.terms["L_T(f)"]),
+            "A": float(r.terms.get("A_T", "nan")), "S": float(r.terms.get("sum delta", "nan")),
+            "omdr": bool(r.terms.get("OMDR ran", False)), "verdict": verdict_of(r)}
+
+
+points = [(cid, T, learner) for T in Ts for learner in LEARNERS for cid in ("POM-T2", "POM-C1")]
+order = sorted(points, key=lambda p: -p[1])  # the longest first: they set the critical path
+checked = dict(zip(order, nb.map(regret_point, order, label="POM-T2/C1 sweep")))
 rows = []
 for T in Ts:
-    for learner, extra in (("pomd", {}), ("pomdr", dict(B=16, B0=4))):
-        r2 = bounds.check("POM-T2", X[:T], y[:T], kernel=KERNEL, learner=learner, params=dict(U=U, **extra))
-        c1 = bounds.check("POM-C1", X[:T], y[:T], kernel=KERNEL, learner=learner, params=dict(U=U, **extra))
-        reg = r2.terms["regret at f"]
-        rows.append(dict(T=T, learner=learner, regret=reg, t2=r2.rhs - r2.terms["L_T(f)"],
-                         c1=c1.rhs - c1.terms["L_T(f)"], A=c1.terms["A_T"], S=r2.terms["sum delta"],
-                         omdr=bool(r2.terms["OMDR ran"]), v2=r2.verdict, vc=c1.verdict))
+    for learner in LEARNERS:
+        r2, c1 = checked[("POM-T2", T, learner)], checked[("POM-C1", T, learner)]
+        rows.append(dict(T=T, learner=learner, regret=r2["regret"], t2=r2["bound"], c1=c1["bound"], A=c1["A"],
+                         S=r2["S"], omdr=r2["omdr"], v2=r2["verdict"][0], vc=c1["verdict"][0]))
+for cid in ("POM-T2", "POM-C1"):
+    nb.claim(cid, [{"T": T, "observed": checked[(c, T, lr)]["regret"], "bound": checked[(c, T, lr)]["bound"],
+                    "verdict": checked[(c, T, lr)]["verdict"][0], "why": checked[(c, T, lr)]["verdict"][1],
+                    "setting": lr} for (c, T, lr) in points if c == cid],
+             plot="gradient_regret.png", section="POMD / POMDR regret against POM-T2 and POM-C1")
 md += ["## POMD / POMDR regret against POM-T2 and POM-C1", "",
        f"Noisy sequence (d = 3, 10% noise), Gaussian σ = 1, U = {U}, M = 15, ζ = 1; POMDR with B = 16, B₀ = 4. "
        "Regret at the oracle comparator (min L_T over ‖f‖ ≤ U); bound values at the same comparator; "
@@ -108,14 +127,24 @@ md += ["", "![](gradient_regret.png)", "",
 
 # %%
 Ts_ald = [100, 200, 400] if QUICK else [100, 200, 400, 800, 1600]
-ald = []
-for spec, decay in (("spectral-exp:r=0.5,d=60", "exp"), ("spectral-poly:p=2,d=400", "poly")):
-    Xs, ys = adversaries.make_sequence(spec + f",T={max(Ts_ald)}", seed=2)
-    for T in Ts_ald:
-        r = bounds.check("ALD-T1", Xs[:T], ys[:T], kernel="linear", learner="pomd", params=dict(U=2, decay=decay))
-        ald.append(dict(spec=spec, decay=decay, T=T, S=r.lhs, bound=r.rhs, exp=r.terms["exp bound"],
-                        poly=r.terms["poly bound"], r=r.terms["exp r"], p=r.terms["poly p"],
-                        R0e=r.terms["exp R0"], R0p=r.terms["poly R0"], verdict=r.verdict))
+SPECS = (("spectral-exp:r=0.5,d=60", "exp"), ("spectral-poly:p=2,d=400", "poly"))
+DATA = {spec: adversaries.make_sequence(spec + f",T={max(Ts_ald)}", seed=2) for spec, _ in SPECS}
+
+
+def ald_point(point):
+    """ALD-T1 for POMD on one prefix of one spectral sequence."""
+    spec, decay, T = point
+    Xs, ys = DATA[spec]
+    r = bounds.check("ALD-T1", Xs[:T], ys[:T], kernel="linear", learner="pomd", params=dict(U=2, decay=decay))
+    return dict(spec=spec, decay=decay, T=T, S=float(r.lhs), bound=float(r.rhs), exp=r.terms["exp bound"],
+                poly=r.terms["poly bound"], r=r.terms["exp r"], p=r.terms["poly p"], R0e=r.terms["exp R0"],
+                R0p=r.terms["poly R0"], verdict=verdict_of(r))
+
+
+ald = nb.map(ald_point, [(spec, decay, T) for spec, decay in SPECS for T in Ts_ald], label="ALD-T1 sweep")
+nb.claim("ALD-T1", [{"T": a["T"], "observed": a["S"], "bound": a["bound"], "verdict": a["verdict"][0],
+                     "why": a["verdict"][1], "setting": a["decay"]} for a in ald], plot="gradient_ald.png",
+         section="ALD budget |S_T| against ALD-T1")
 md += ["## ALD budget |S_T| against ALD-T1", "",
        "POMD, ζ = 1 (α = T⁻²), linear kernel on unit-norm rows with covariance eigenvalues r^i (r = 0.5) or "
        "i^−p (p = 2), d = 60 and 400 (K_T has rank ≤ d). Fitted (R₀, r) and (R₀, p) are the minimisers of the "
@@ -125,7 +154,7 @@ md += nb.table(["data", "T", "|S_T|", "exp bound (r, R₀)", "poly bound (p, R�
                 "verdict"],
                [[a["spec"], a["T"], int(a["S"]), f"{fmt(a['exp'])} ({fmt(a['r'], 3)}, {fmt(a['R0e'], 3)})",
                  f"{fmt(a['poly'])} ({fmt(a['p'], 3)}, {fmt(a['R0p'], 3)})", fmt(a["S"] / a["bound"], 3),
-                 a["verdict"]] for a in ald])
+                 a["verdict"][0]] for a in ald])
 fig, ax = plt.subplots(1, 2, figsize=(11, 4))
 for k, (spec, decay) in enumerate((("spectral-exp:r=0.5,d=60", "exp"), ("spectral-poly:p=2,d=400", "poly"))):
     sel = [a for a in ald if a["spec"] == spec]
@@ -147,14 +176,24 @@ md += ["", "![](gradient_ald.png)", ""]
 Ts_b = [60, 120] if QUICK else [100, 200, 400, 800]
 SEEDS = 8 if QUICK else 30
 Xb, yb = adversaries.make_sequence(f"noisy:T={max(Ts_b)},d=3,noise=0.1", seed=3)
-brow = []
-for T in Ts_b:
-    for cid, learner in (("BOGD-T3", "bogd"), ("BOGD-T4", "bogd++")):
-        r = bounds.check(cid, Xb[:T], yb[:T], kernel=KERNEL, learner=learner,
-                         params=dict(B=8, lam=0.2, eta=1.0, gamma=1.0, seeds=SEEDS))
-        brow.append(dict(T=T, cid=cid, learner=learner, mean=r.terms["mean"], lo=r.terms["ci_low"],
-                         hi=r.terms["ci_high"], rhs=r.rhs, low=r.rhs_lower, loss=r.terms.get("mean loss", r.lhs),
-                         verdict=r.verdict))
+BOGD_CLAIMS = (("BOGD-T3", "bogd"), ("BOGD-T4", "bogd++"))
+
+
+def bogd_point(point):
+    """BOGD-T3 or BOGD-T4 on one prefix: Monte Carlo over SEEDS seeds (statistical evidence, never certified)."""
+    T, cid, learner = point
+    r = bounds.check(cid, Xb[:T], yb[:T], kernel=KERNEL, learner=learner,
+                     params=dict(B=8, lam=0.2, eta=1.0, gamma=1.0, seeds=SEEDS))
+    return dict(T=T, cid=cid, learner=learner, mean=r.terms["mean"], lo=r.terms["ci_low"], hi=r.terms["ci_high"],
+                rhs=float(r.rhs), low=r.rhs_lower, loss=float(r.terms.get("mean loss", r.lhs)),
+                verdict=r.verdict, why=verdict_of(r)[1])
+
+
+brow = nb.map(bogd_point, [(T, cid, learner) for T in Ts_b for cid, learner in BOGD_CLAIMS], label="BOGD sweep")
+for cid, _ in BOGD_CLAIMS:
+    nb.claim(cid, [{"T": b["T"], "B": 8, "observed": b["hi"], "bound": b["rhs"], "verdict": b["verdict"],
+                    "why": b["why"]} for b in brow if b["cid"] == cid], plot="gradient_bogd.png",
+             section="BOGD / BOGD++ expected loss against BOGD-T3 (corrected) and BOGD-T4")
 md += ["## BOGD / BOGD++ expected loss against BOGD-T3 (corrected) and BOGD-T4", "",
        f"Noisy sequence (d = 3, 10% noise), Gaussian σ = 1, B = 8, λ = 0.2, η = 1, γ = 1; {SEEDS} seeds, 95% "
        "Student-t interval on the random side (BOGD-T4: Σℓ + (1−λη)²/(η(B−1)²)ΣH_t).", "",
@@ -185,21 +224,57 @@ md += ["", "![](gradient_bogd.png)", ""]
 
 # %%
 T_sp = 600 if QUICK else 3000
-rng = np.random.default_rng(0)
-Xs = rng.normal(size=(T_sp, 20))
-ys = np.where(Xs @ rng.normal(size=20) + 0.5 * np.sin(3 * Xs[:, 0]) >= 0, 1, -1)
-ys = np.where(rng.random(T_sp) < 0.2, -ys, ys)
-pm = learners.make("pomd", kernel="gaussian:sigma=4", U=25, T=T_sp)
-pm.reset()
-sizes, secs, tested = [], [], []
-for t in range(T_sp):
-    n = len(pm.f)
-    t0 = time.perf_counter()
-    score = pm.learn(Xs[t], int(ys[t]))
-    secs.append(time.perf_counter() - t0)
-    sizes.append(n)
-    tested.append(1 - ys[t] * score > 0)  # a loss round: the ALD test (and its O(|S|²) solve) ran
-sizes, secs, tested = np.array(sizes), np.array(secs), np.array(tested)
+ns = [100, 200, 400] if QUICK else [100, 200, 400, 800, 1600]
+
+
+def best_of(fn, reps):
+    """Smallest wall time of ``reps`` calls (robust to a loaded machine)."""
+    out = np.inf
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        out = min(out, time.perf_counter() - t0)
+    return out
+
+
+def speed_experiment(T_sp):
+    """The timed POMD run (per-round seconds, |S| before the round, whether the ALD test ran) and the ALD test in
+    isolation at each size of ``ns``: one point, so that it runs alone on one core."""
+    rng = np.random.default_rng(0)
+    Xs = rng.normal(size=(T_sp, 20))
+    ys = np.where(Xs @ rng.normal(size=20) + 0.5 * np.sin(3 * Xs[:, 0]) >= 0, 1, -1)
+    ys = np.where(rng.random(T_sp) < 0.2, -ys, ys)
+    pm = learners.make("pomd", kernel="gaussian:sigma=4", U=25, T=T_sp)
+    pm.reset()
+    sizes, secs, tested = [], [], []
+    for t in range(T_sp):
+        n = len(pm.f)
+        t0 = time.perf_counter()
+        score = pm.learn(Xs[t], int(ys[t]))
+        secs.append(time.perf_counter() - t0)
+        sizes.append(n)
+        tested.append(1 - ys[t] * score > 0)  # a loss round: the ALD test (and its O(|S|²) solve) ran
+    # The ALD test in isolation: α_t from the incremental factor (one triangular solve, O(|S|²)) against the same
+    # quantity from a from-scratch Cholesky factorisation of K_S (O(|S|³)), at growing |S|.
+    kern = learners.parse_kernel("gaussian:sigma=4")
+    iso = []
+    for n in ns:
+        Xn = rng.normal(size=(n + 1, 20))
+        fexp = learners.KernelExpansion.from_points(kern, Xn[:n], np.ones(n))
+        fac = fexp.factor  # built once, as the learner's is grown once per added point
+        k = kern.row(Xn[n], Xn[:n])
+        G = np.array(fexp.gram)
+        inc = fac.schur(k, 1.0)[1]
+        scratch = 1.0 - k @ np.linalg.solve(G, k)
+        t_inc = best_of(lambda: fac.schur(k, 1.0), 20)
+        t_scr = best_of(lambda: np.linalg.solve(G, k), 5)
+        iso.append((n, t_inc, t_scr, float(abs(inc - scratch))))
+    return {"sizes": np.array(sizes), "secs": np.array(secs), "tested": np.array(tested), "final": len(pm.f),
+            "iso": iso}
+
+
+(speed,) = nb.map(speed_experiment, [T_sp], label="ALD step timing")
+sizes, secs, tested, iso = speed["sizes"], speed["secs"], speed["tested"], speed["iso"]
 edges = np.unique(np.geomspace(max(sizes[tested].min(), 8), sizes.max() + 1, 10).astype(int))
 mid, med = [], []
 for a, b in zip(edges[:-1], edges[1:]):
@@ -217,9 +292,9 @@ ax.loglog(mid, med[-1] * 1e6 * (mid / mid[-1]) ** 3, "--", label="∝ |S|³")
 ax.set_xlabel("|S|"), ax.set_ylabel("µs per round"), ax.legend(fontsize=8)
 nb.figure(fig, "gradient_ald_speed.png")
 md += ["## Cost of the ALD step", "",
-       f"POMD on {T_sp} rounds (d = 20, Gaussian σ = 4, ζ = 1), final |S| = {len(pm.f)}; {int(tested.sum())} rounds "
-       f"ran the ALD test. Median µs per such round by |S|; log-log slope over |S| ≥ {int(mid.max() / 8)} = "
-       f"{slope:.2f} (below 2 while the kernel row and numpy call overheads dominate; an O(|S|³) refactorisation "
+       f"POMD on {T_sp} rounds (d = 20, Gaussian σ = 4, ζ = 1), final |S| = {speed['final']}; "
+       f"{int(tested.sum())} rounds ran the ALD test. Median µs per such round by |S|; log-log slope over "
+       f"|S| ≥ {int(mid.max() / 8)} = {slope:.2f} (below 2 while the kernel row and numpy call overheads dominate; an O(|S|³) refactorisation "
        "per round would show 3). Beyond about a thousand points the per-round time is memory traffic, still "
        "O(|S|²): each triangular solve copies the |S|×|S| factor (GramFactor.L is a view, scipy wants a contiguous "
        "array), and an added point runs the forward solve twice (the ALD test, then GramFactor.append).", "",
@@ -227,34 +302,6 @@ md += ["## Cost of the ALD step", "",
 md += nb.table(["|S| (median of bin)", "µs per ALD round"], [[int(m), f"{v * 1e6:.1f}"] for m, v in zip(mid, med)])
 md += ["", "![](gradient_ald_speed.png)", ""]
 
-# The ALD test in isolation: α_t from the incremental factor (one triangular solve, O(|S|²)) against the same
-# quantity from a from-scratch Cholesky factorisation of K_S (O(|S|³)), at growing |S|.
-ns = [100, 200, 400] if QUICK else [100, 200, 400, 800, 1600]
-kern = learners.parse_kernel("gaussian:sigma=4")
-iso = []
-
-
-def best_of(fn, reps):
-    """Smallest wall time of ``reps`` calls (robust to a loaded machine)."""
-    out = np.inf
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        fn()
-        out = min(out, time.perf_counter() - t0)
-    return out
-
-
-for n in ns:
-    Xn = rng.normal(size=(n + 1, 20))
-    fexp = learners.KernelExpansion.from_points(kern, Xn[:n], np.ones(n))
-    fac = fexp.factor  # built once, as the learner's is grown once per added point
-    k = kern.row(Xn[n], Xn[:n])
-    G = np.array(fexp.gram)
-    inc = fac.schur(k, 1.0)[1]
-    scratch = 1.0 - k @ np.linalg.solve(G, k)
-    t_inc = best_of(lambda: fac.schur(k, 1.0), 20)
-    t_scr = best_of(lambda: np.linalg.solve(G, k), 5)
-    iso.append((n, t_inc, t_scr, abs(inc - scratch)))
 sl_inc = float(np.polyfit(np.log([r[0] for r in iso]), np.log([r[1] for r in iso]), 1)[0])
 sl_scr = float(np.polyfit(np.log([r[0] for r in iso]), np.log([r[2] for r in iso]), 1)[0])
 md += ["The ALD test in isolation (α_t for a new point against a support of size |S|):", ""]

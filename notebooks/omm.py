@@ -43,6 +43,7 @@ from bounds.catalog import CATALOG  # noqa: E402
 from bounds import omm_kappa as K  # noqa: E402
 from bounds.omm import gamma3, m_count  # noqa: E402
 from learners.maxmargin import geometry  # noqa: E402
+from bounds.report_matrix import verdict_of  # noqa: E402
 
 nb = Fragment("omm", "Online maximum margin (paper 004)")
 QUICK, OUT, md = nb.quick, nb.out, nb.md
@@ -71,6 +72,13 @@ for r in RS:
                      "Dbar/D": g.Dbar / g.D})
 res = bounds.check("OMM-T41", X, y, kernel="linear", learner="omm-efficient", params={"rho": 1.0})
 print(res)
+SECTION_T41 = "OMM-T41 and OMM-S51: m(φ) against the bounds"
+nb.claim("OMM-T41", [{"T": T1, "observed": q["m"], "bound": q["thm41"], "setting": f"r={q['r']:.2g}, φ={q['phi']}"}
+                     for q in rows] + [{"T": T1, "verdict": verdict_of(res)[0], "why": verdict_of(res)[1],
+                                        "setting": f"check at r = {RS[-1]}"}], plot="omm_mphi.png",
+         section=SECTION_T41)
+nb.claim("OMM-S51", [{"T": T1, "observed": q["m"], "bound": q["s51"], "setting": f"r={q['r']:.2g}, φ={q['phi']}"}
+                     for q in rows], plot="omm_mphi.png", section=SECTION_T41)
 
 # %%
 fig, ax = plt.subplots(figsize=(7, 4.5))
@@ -153,7 +161,9 @@ num = {}
 for name in realdata.TABLE_LEARNERS:
     if QUICK and name == "omm-naive":
         continue
-    num[name] = bounds.check("OMM-NUM", learner=name, params={"thetas": list(THETAS)}).verdict
+    num[name] = verdict_of(bounds.check("OMM-NUM", learner=name, params={"thetas": list(THETAS)}))
+nb.claim("OMM-NUM", [{"verdict": v, "why": why, "setting": k} for k, (v, why) in num.items()],
+         section="OMM-NUM: Tables 2-3 on Iris")
 
 
 def cell(r):
@@ -179,7 +189,7 @@ for th in THETAS:
         md.append(f"| {name} | {cell(a)} | {cell(b)} |")
     md.append("")
 md += ["OMM-NUM verdicts (invariant learners: identical m, γ̄, τ on all variants; the others: some variant makes "
-       "more mistakes than (θ = 0, b* = 0)): " + ", ".join(f"{k}: {v}" for k, v in num.items()) + ".", "",
+       "more mistakes than (θ = 0, b* = 0)): " + ", ".join(f"{k}: {v}" for k, (v, _) in num.items()) + ".", "",
        "Expected and checked (tests/test_omm.py): unchanged by the transformations: D, γ* = 1, r, and m, γ̄, τ of "
        "n-OMM, ce-OMM, e-OMM and PUMMA (translations, Remark 3.4 and App. B.5); changed: D̄/D (grows with θ), b* "
        "(0 with bias control), the run times, and the figures of ROMMA, a-ROMMA, ALMA and the Perceptron, which "

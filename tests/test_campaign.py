@@ -65,26 +65,71 @@ def test_cli_campaign(tmp_path):
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "NOPE-9" in r.stderr
 
 
-def test_progress_without_a_terminal_prints_one_line_per_claim(capsys):
-    """Not a TTY (a log file, CI): no redraws, one line per finished claim; on a TTY the bar is redrawn in place."""
+class Terminal:
+    """A stand-in for a terminal's standard error: isatty() is True and what is written is kept."""
+
+    def __init__(self):
+        self.text = ""
+
+    def isatty(self):
+        return True
+
+    def write(self, s):
+        self.text += s
+
+    def flush(self):
+        pass
+
+
+def test_progress_is_silent_without_a_terminal(capsys):
+    """Not a TTY (a log file, a pipe, CI): the bar writes nothing at all, whatever happens."""
     from adversaries.campaign import Progress
 
-    bar = Progress(2, tty=False)
-    for _ in range(5):
-        bar.update()  # the pool's 0.2 s ticks
-    bar.update({"claim": "OMM-K2", "status": "ok", "confirmed": 2})
+    bar = Progress(2)
     bar.update()
+    bar.update({"claim": "OMM-K2", "status": "ok", "confirmed": 2})
+    bar.close()
+    assert capsys.readouterr().err == "" and (bar.done, bar.confirmed) == (1, 2)
+
+
+def test_progress_on_a_terminal_shows_claims_done_and_the_last_one(monkeypatch):
+    """On a terminal: tqdm's bar on standard error with the claims done out of the total, the last claim finished
+    and the confirmed violations so far; disabled by enabled=False (``--json``)."""
+    from adversaries.campaign import Progress
+
+    tty = Terminal()
+    monkeypatch.setattr(sys, "stderr", tty)
+    bar = Progress(2)
+    bar.update({"claim": "OMM-K2", "status": "ok", "confirmed": 1})
     bar.update({"claim": "PER-T1", "status": "ok", "confirmed": 0})
     bar.close()
-    err = capsys.readouterr().err
-    lines = err.splitlines()
-    assert "\r" not in err and len(lines) == 2
-    assert lines[0].startswith("[1/2] OMM-K2: ok, confirmed 2;") and lines[0].endswith("confirmed so far 2")
-    assert lines[1].startswith("[2/2] PER-T1: ok, confirmed 0;") and lines[1].endswith("confirmed so far 2")
-    tty = Progress(2, tty=True)
-    tty.update()
-    tty.update({"claim": "OMM-K2", "confirmed": 1})
-    tty.close()
-    err = capsys.readouterr().err
-    assert err.count("\r") == 2 and "1/2 claims" in err and err.endswith("\n")
-    assert Progress(2).tty is False  # pytest's captured stderr is no terminal
+    assert "campaign" in tty.text and "2/2" in tty.text and "last PER-T1: ok, confirmed 1" in tty.text
+    quiet = Terminal()
+    monkeypatch.setattr(sys, "stderr", quiet)
+    off = Progress(2, enabled=False)
+    off.update({"claim": "OMM-K2", "confirmed": 1})
+    off.close()
+    assert quiet.text == ""
+
+
+def test_a_one_worker_dask_cluster_is_reported_as_one_worker(tmp_path):
+    """The header counts the Dask workers that ran the hunts: one for a one-worker cluster (it said 2 before)."""
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as lc:
+        campaign(["OMM-K2"], seconds=2, out_dir=tmp_path, scheduler=lc.scheduler_address, progress=False,
+                 clock="cpu")
+    assert json.loads((tmp_path / "campaign.json").read_text())["meta"]["workers"] == 1
+    assert (tmp_path / "campaign.md").read_text().splitlines()[0].startswith(
+        "# boundlab campaign: 1 claims, 2 s each (cpu clock), 1 worker on tcp://")
+
+
+def test_cli_campaign_json_goes_to_stdout_and_parses(tmp_path):
+    """`boundlab campaign --seconds 5 --json PER-T1 | python -m json.tool` works: the rows on stdout, nothing else
+    there; no RuntimeWarning on stderr."""
+    cmd = (f"{sys.executable} -m bounds.cli campaign --seconds 5 --workers 1 --out {tmp_path} --json PER-T1 "
+           f"| {sys.executable} -m json.tool")
+    r = subprocess.run(cmd, shell=True, capture_output=True, text=True, timeout=180)
+    assert r.returncode == 0, r.stderr
+    rows = json.loads(r.stdout)
+    assert [row["claim"] for row in rows] == ["PER-T1"] and rows[0]["status"] == "ok"
+    assert "RuntimeWarning" not in r.stderr

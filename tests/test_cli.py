@@ -124,3 +124,40 @@ def test_check_without_a_sequence_uses_the_claim_s_own_construction(capsys):
     code, out, err = run(capsys, "check", "OMM-EX51", "--json")
     assert code == 0 and "no sequence given, using its construction --sequence ex51" in err
     assert json.loads(out)["claim"] == "OMM-EX51"
+
+
+JSON_VERBS = {
+    "list": ["list"], "sequences": ["sequences"], "learners": ["learners"], "params": ["params", "PER-T1"],
+    "check": ["check", "PER-T1", "--sequence", "separable:T=10", "--kernel", "linear"],
+    "hunt": ["hunt", "PER-T1", "--seconds", "20", "--max-examples", "2", "--kernel", "linear", "--out", "{tmp}"],
+    "campaign": ["campaign", "OMM-K2", "--seconds", "2", "--workers", "1", "--out", "{tmp}"],
+    "report": ["report", "--out", "{tmp}", "--quick", "--jobs", "1"],
+}
+
+
+@pytest.mark.parametrize("verb", sorted(JSON_VERBS))
+def test_json_goes_to_stdout_on_every_verb(verb, tmp_path, monkeypatch):
+    """Every verb with --json writes one JSON document, alone, on standard output (the bars and library chatter go
+    to standard error, and no progress bar is drawn), in a subprocess as `boundlab VERB --json | jq` would read it.
+    The report runs a one-line notebook (its witness replays are stubbed: tests/test_report_html.py)."""
+    import subprocess
+    import sys
+
+    argv = [a.format(tmp=tmp_path / "out") for a in JSON_VERBS[verb]] + ["--json"]
+    prelude = ""
+    if verb == "report":
+        nbs = tmp_path / "nbs"
+        nbs.mkdir()
+        (nbs / "tiny.py").write_text("# %%\nfrom bounds.report import Fragment\nnb = Fragment('tiny', 'Tiny')\n"
+                                     "nb.md += ['ok']\nnb.write()\n")
+        prelude = (f"from bounds import report; from pathlib import Path; report.NOTEBOOK_DIR = Path({str(nbs)!r}); "
+                   "report._replay_record = lambda p: {'claim': '-', 'file': Path(p).name, 'line': 'skipped', "
+                   "'confirmed': False, 'status': 'skipped'}; ")
+    code = f"{prelude}import sys; from bounds.cli import main; sys.exit(main({argv!r}))"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    doc = json.loads(r.stdout)
+    assert doc and "\r" not in r.stderr  # no progress bar redrawn
+    if verb == "report":
+        assert doc["report"].endswith("report.md") and len(doc["claims"]) == len(CATALOG)
+        assert {c["claim"] for c in doc["claims"]} == {e.id for e in CATALOG}

@@ -163,11 +163,14 @@ def test_pomd_zero_gradient_round_changes_nothing(name, compiled):
     assert kinds[1] == "pomd-add" and kinds[3] == ("omdr-add" if name == "pomdr" else "pomd-add")
 
 
-@pytest.mark.xfail(strict=True, reason="reported: bogd++ scores NaN once every support point has κ(x, x) = 0 (eq. 16 "
-                   "divides by Σ α_j √κ_jj = 0) (remove this marker once fixed)")
-def test_known_defect_bogdpp_zero_points():
+def test_fixed_bogdpp_zero_points():
+    """Was NaN scores once every support point has κ(x, x) = 0 (eq. 16 divided by Σ α_j √κ_jj = 0): eq. 16 is
+    undefined there and BOGD++ samples uniformly, marking the removal rounds degenerate (learners/ogd.py)."""
     tr = learners.make("bogd++", kernel="linear", B=3).run(np.zeros((5, 2)), np.ones(5, int))
     assert not np.any(np.isnan(tr.score))
+    removal = np.asarray(tr["removal"], dtype=object) == True  # noqa: E712 - NaN placeholders elsewhere
+    assert np.flatnonzero(removal).tolist() == [3, 4]
+    assert np.asarray(tr["degenerate"], dtype=object)[removal].tolist() == [True, True]
 
 
 # ------------------------------------------------------------------------------------------ ALD-T1 spectra

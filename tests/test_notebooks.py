@@ -33,7 +33,7 @@ def test_notebook_executes_and_report_assembles(nb, tmp_path):
 
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     pngs = re.findall(r"!\[[^\]]*\]\(([^)\s]+\.png)\)", text)
-    embedded = re.findall(r'<img src="data:image/png;base64,([^"]+)"', page)
+    embedded = re.findall(r'<img(?: id="[^"]+")? src="data:image/png;base64,([^"]+)"', page)
     assert len(embedded) == len(pngs) and " src=\"http" not in page and " href=\"http" not in page
     assert [base64.b64decode(e) for e in embedded] == [(tmp_path / p).read_bytes() for p in pngs]
 

@@ -100,7 +100,7 @@ def test_a_failing_notebook_reports_the_last_4000_characters_of_its_error(tmp_pa
         def __init__(self, *args, **kwargs):
             pass
 
-        def execute(self):
+        def execute(self, **kwargs):
             raise RuntimeError(msg)
 
     class Manager:

@@ -25,9 +25,9 @@ from .glue import BOOL, FLOAT, INT
 
 SPEC = [("loss", FLOAT), ("grad", BOOL), ("removal", BOOL), ("i_k", INT), ("p_chosen", FLOAT), ("p_min", FLOAT),
         ("p_max", FLOAT), ("p_min_raw", FLOAT), ("p_clipped", BOOL), ("alpha_before", FLOAT),
-        ("alpha_after", FLOAT), ("H", FLOAT), ("sampling_term", FLOAT), ("clipped", INT)]
+        ("alpha_after", FLOAT), ("H", FLOAT), ("sampling_term", FLOAT), ("clipped", INT), ("degenerate", BOOL)]
 (C_LOSS, C_GRAD, C_REMOVAL, C_IK, C_PCH, C_PMIN, C_PMAX, C_PRAW, C_PCLIP, C_ABEF, C_AAFT, C_H, C_SAMP,
- C_CLIPPED) = range(len(SPEC))
+ C_CLIPPED, C_DEGEN) = range(len(SPEC))
 KINDS = ("none", "update", "shrink", "update+remove")
 OGD, BOGD, BOGDPP = 0, 1, 2
 
@@ -42,6 +42,10 @@ def _distribution(variant, alpha, kdiag, n, p):
     s = 0.0
     for j in range(n):
         s += alpha[j] * math.sqrt(kdiag[j])
+    if not s > 0:  # every weight is 0: eq. 16 is undefined, uniform sampling (learners/ogd.py)
+        for j in range(n):
+            p[j] = 1.0 / n
+        return np.nan
     s = (n - 1) / s
     pmin = np.inf
     for j in range(n):
@@ -86,8 +90,13 @@ def _remove_one(E, variant, lam, eta, cap, u, t, i_round, ext, first, rlog, rlog
     new = np.empty(n)
     grow0 = 0.0
     clipped = 0
+    degenerate = p_raw_min != p_raw_min  # NaN: eq. 16 undefined
     for j in range(n):
-        g = (1 - lam * eta) / (1 - p[j])
+        if p[j] >= 1:  # sampled with certainty: eq. 9's factor is 0 (learners/ogd.py)
+            g = 0.0
+            degenerate = True
+        else:
+            g = (1 - lam * eta) / (1 - p[j])
         if j == 0:
             grow0 = g
         raw = alpha[j] * g
@@ -99,7 +108,8 @@ def _remove_one(E, variant, lam, eta, cap, u, t, i_round, ext, first, rlog, rlog
         s2 += alpha[j] * alpha[j] * kdiag[j]
         s1 += alpha[j] * math.sqrt(kdiag[j])
         pmin, pmax = min(pmin, p[j]), max(pmax, p[j])
-        samp += p[j] * alpha[j] * alpha[j] / (1 - p[j]) ** 2
+        if alpha[j] != 0:  # a slot of weight 0 adds 0; p_j = 1 with a weight adds +inf (learners/ogd.py)
+            samp += np.inf if p[j] >= 1 else p[j] * alpha[j] * alpha[j] / (1 - p[j]) ** 2
     if nlog[0] < rlog.shape[0]:
         k = nlog[0]
         rlog[k, 0, :n], rlog[k, 1, :n], rlog[k, 2, :n], rlog[k, 3, :n] = p[:n], alpha, new, kdiag
@@ -117,6 +127,7 @@ def _remove_one(E, variant, lam, eta, cap, u, t, i_round, ext, first, rlog, rlog
     core.log(ext, first, C_H, i_round, n * s2 - s1 * s1)
     core.log(ext, first, C_SAMP, i_round, samp)
     core.log(ext, first, C_CLIPPED, i_round, clipped)
+    core.log(ext, first, C_DEGEN, i_round, 1.0 if degenerate else 0.0)
     if clipped == 0 and variant == BOGD:
         core.scale(E, grow0)
     else:
