@@ -621,6 +621,7 @@ def test_fgt_l8_on_a_run_with_removals_ties_decided_exactly():
     X, y = removal_run()
     r = bounds.check("FGT-L8", X, y, kernel="linear", learner="forgetron-basic", params={"B": 83}, certify=True)
     assert r.verdict == "holds", r.certificate.reason
+    assert not any("could not decide" in n for n in r.certificate.notes)  # the ball run decided the tie itself
     doc = certified(r, X, y).document
     U, cap = basic_constants(83)
     assert r.terms["worst check"].startswith("eq. 39") and r.terms["removals"] >= 50
@@ -922,3 +923,23 @@ def test_per_l1_poly_kernel_is_no_longer_a_certified_violation():
     r = bounds.check("PER-L1", X, y, kernel="poly:degree=2", learner="perceptron", certify=True)
     assert r.float_verdict == "holds" and r.verdict != "VIOLATED"
     assert "decided by rounding" not in (r.certificate.reason or "")
+
+
+@pytest.mark.claim("FGT-L3")
+def test_the_float_check_of_a_given_comparator_uses_its_stated_tolerance():
+    """fixed_comparators admits a given g with ‖g‖ ≤ U(1 + 1e-12) in float64 (the stated relative tolerance of the
+    float check; the certified path uses the worst comparator, never this one): g = aκ(e_1, ·) with a = U, a =
+    U(1 + 1e-12) is admitted, one ulp more is refused."""
+    from learners.expansion import KernelExpansion
+
+    X, y, k = np.array([[1.0, 0.0]]), np.array([1]), learners.parse_kernel("linear")
+    U = 0.5
+    for a, ok in ((U, True), (U * (1 + 1e-12), True), (float(np.nextafter(U * (1 + 1e-12), 1.0)), False)):
+        g = KernelExpansion.from_points(k, X, np.array([a]))
+        run = lambda: bounds.check("FGT-L3", X, y, kernel="linear", learner="shrinking-perceptron",  # noqa: E731
+                                   params={"phi": 0.5, "U": U}, comparator=g, certify=False)
+        if ok:
+            assert run().holds is True
+        else:
+            with pytest.raises(Exception, match="U"):
+                run()
