@@ -182,7 +182,7 @@ def run_json(trace: Any) -> "dict | None":
     if isinstance(trace, ExposedTrace):
         run = {"rule": "data", "score": [exact(v) for v in trace.score]}
         for name, col in trace.extras.items():
-            run[name] = [v if isinstance(v, bool) else exact(v) for v in np.asarray(col).tolist()]
+            run[name] = [_datum(v) for v in np.asarray(col).tolist()]
         return run
     names = list(trace.kind_names)
     run = {"kind": [names[int(k)] for k in trace.kind]}
@@ -193,6 +193,18 @@ def run_json(trace: Any) -> "dict | None":
         elif np.issubdtype(col.dtype, np.integer):
             run[name] = [int(v) for v in col]
     return run
+
+
+def _datum(v: Any) -> Any:
+    """One recorded entry of a black-box learner's column: a flag as it is, a number exactly, a round on which the
+    term was not reported (NaN, or -1 in an integer column of indices) as null."""
+    if isinstance(v, (bool, np.bool_)) or v is None:
+        return None if v is None else bool(v)
+    if isinstance(v, nm.Ball):
+        return None if v.a.is_nan() else exact(v)
+    if isinstance(v, float) and v != v:
+        return None
+    return exact(v)
 
 
 def comparator_json(comp: Any) -> "dict | None":

@@ -82,11 +82,13 @@ def as_data(c: Certificate) -> Run:
     term, as recorded. Reading (stated in the outcome): the verdict is about the run the learner made; whether that
     run follows the algorithm's rule is not checked (it is the learner under test)."""
     from ..certificate import exact_list
+    from ..numbers import rational
 
     if "_data_run" not in c.__dict__:
         scores = exact_list(c.column("score"), "run.score")
         mistakes = [y * s <= 0 for y, s in zip(c.y, scores)]
-        terms = {k: c.column(k) for k in c.doc["run"] if k not in ("rule", "score")}
+        terms = {k: [v if v is None or isinstance(v, bool) else rational(v, f"run.{k}") for v in c.column(k)]
+                 for k in c.doc["run"] if k not in ("rule", "score")}
         c.checked.append("run: the learner's recorded outputs, as data (a learner outside boundlab: its rule is not "
                          "checked)")
         c.__dict__["_data_run"] = Run(scores, mistakes, terms)
