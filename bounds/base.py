@@ -177,6 +177,7 @@ class ClaimResult:
     arithmetic: str = "float64"  # the arithmetic lhs, rhs and holds were computed in
     intervals: dict = field(default_factory=dict)  # ball mode: name -> [lower, upper] (floats rounded outward)
     certificate: Any = None  # bounds.certify.Certificate once the verdict was re-derived in ball arithmetic
+    enclosures: dict = field(default_factory=dict, repr=False)  # ball mode: name -> exact (lower, upper) ends
     kernel: str | None = None  # the kernel's spec (None for a claim checked without a sequence)
 
     @property
@@ -345,17 +346,36 @@ class Context:
         if lo is not None:
             intervals["rhs_lower"] = [lo.lower, lo.upper]
         intervals["terms"] = _term_intervals(terms or {})
+        sides = {"lhs": lb, "rhs": rb, **({} if lo is None else {"rhs_lower": lo})}
+        enclosures = {k: _ends(v) for k, v in sides.items()}
+        enclosures["terms"] = {k: _ends(nm.ball(v)) for k, v in (terms or {}).items() if k in intervals["terms"]}
         mid = lambda v: float(v.a.mid()) if isinstance(v, nm.Ball) else v  # noqa: E731  (display only)
         return ClaimResult(self.claim.id, self.learner, dict(self.params), self.T, mid(lb), mid(rb), 0.0, holds,
                            dict(self.checked), _mids(terms or {}), _mids(dict(comparator or {})),
                            None if lo is None else mid(lo), notes, self.__dict__.get("trace"), self.comparator_f,
                            reading=learner_reading(self.learner),
                            arithmetic=f"arb ball arithmetic, {nm.ball_precision()} bits", intervals=intervals,
-                           kernel=self._kernel_spec())
+                           kernel=self._kernel_spec(), enclosures=enclosures)
 
     def _kernel_spec(self) -> "str | None":
         k = getattr(self, "kernel", None)
         return None if k is None or self.X is None else k.spec()
+
+
+def _ends(b: "nm.Ball") -> tuple:
+    """The exact ends (Fractions) of a finite ball — the certificate's claimed enclosure, as tight as the ball, so that
+    a change of one ulp in any input moves the checker's value out of it — or the outward float ends of an infinite
+    one (±inf)."""
+    from fractions import Fraction
+
+    if not b.a.is_finite():
+        return b.lower, b.upper
+
+    def q(x):
+        m, e = x.man_exp()
+        return Fraction(int(m)) * Fraction(2) ** int(e)
+
+    return q(b.a.lower()), q(b.a.upper())
 
 
 def _term_intervals(terms: dict) -> dict:

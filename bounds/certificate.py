@@ -219,7 +219,8 @@ def comparator_json(comp: Any) -> "dict | None":
 
 
 def claimed_json(bres: Any) -> dict:
-    iv = bres.intervals
+    """The claimed enclosures: the balls' exact ends (ClaimResult.enclosures), else their outward float ends."""
+    iv = bres.enclosures or bres.intervals
     out = {k: [exact(iv[k][0]), exact(iv[k][1])] for k in ("lhs", "rhs", "rhs_lower") if k in iv}
     terms = iv.get("terms") or {}
     if terms:

@@ -69,3 +69,25 @@ def contains(interval, value: Q) -> bool:
     return lo <= value <= hi
 
 
+
+
+def slipped(monkeypatch, cls, side: str = "rhs", factor=2) -> None:
+    """A deliberately wrong calculator: ``cls.evaluate`` hands ``side`` ("lhs" or "rhs") times ``factor`` to
+    Context.result, in both arithmetics, as a slip in its formula would (the float verdict, the ball re-derivation and
+    the claimed enclosures all carry it; the checker recomputes the side from the statement)."""
+    evaluate = cls.evaluate
+
+    def wrong(self, ctx):
+        result = ctx.result
+
+        def scaled(lhs, rhs, *args, **kwargs):
+            if side == "lhs":
+                lhs = lhs * factor
+            else:
+                rhs = rhs * factor
+            return result(lhs, rhs, *args, **kwargs)
+
+        ctx.result = scaled
+        return evaluate(self, ctx)
+
+    monkeypatch.setattr(cls, "evaluate", wrong)

@@ -30,7 +30,7 @@ import learners
 from bounds import bogd as calc
 from bounds import errata
 from learners import numeric as nm
-from tests.referee import KERNELS, at_comparator, contains, dual_lower, kappa, referee_settings, sequences
+from tests.referee import KERNELS, at_comparator, contains, dual_lower, kappa, referee_settings, sequences, slipped
 
 WITNESSES = "bounds/witnesses"
 
@@ -517,16 +517,7 @@ def test_capping_witnesses_are_tight_for_a_wrong_constant(cid):
 
 # ----------------------------------------------------------------------------------------- wrong calculators
 def test_a_calculator_with_a_doubled_ogd_right_side_is_rejected(monkeypatch):
-    evaluate = calc.OGDTheorem1.evaluate
-
-    def doubled(self, ctx):
-        res = evaluate(self, ctx)
-        if res.arithmetic != "float64":
-            res.intervals["rhs"] = [2 * res.intervals["rhs"][0], 2 * res.intervals["rhs"][1]]
-        res.rhs *= 2
-        return res
-
-    monkeypatch.setattr(calc.OGDTheorem1, "evaluate", doubled)
+    slipped(monkeypatch, calc.OGDTheorem1)
     X, y = np.array([[0.5, 0.0], [0.0, 0.5], [-0.5, 0.25]]), np.array([1, 1, -1])
     r = bounds.check("OGD-T1", X, y, kernel="linear", certify=True)
     assert r.verdict == "inconclusive" and "rejected" in r.certificate.reason and "rhs" in r.certificate.reason

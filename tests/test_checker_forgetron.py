@@ -26,7 +26,7 @@ import checker
 import learners
 from bounds import forgetron as F
 from learners import numeric as nm
-from tests.referee import KERNELS, at_comparator, kappa, referee_settings, sequences
+from tests.referee import KERNELS, at_comparator, kappa, referee_settings, sequences, slipped
 
 mpmath.mp.dps = 60
 MP = mpmath.mpf
@@ -746,16 +746,7 @@ def _wrong(monkeypatch, cls, scale_rhs=None, **patch):
     for name, value in patch.items():
         monkeypatch.setattr(F, name, value)
     if scale_rhs is not None:
-        evaluate = cls.evaluate
-
-        def wrong(self, ctx):
-            res = evaluate(self, ctx)
-            if res.arithmetic != "float64":
-                res.intervals["rhs"] = [scale_rhs * v for v in res.intervals["rhs"]]
-            res.rhs *= scale_rhs
-            return res
-
-        monkeypatch.setattr(cls, "evaluate", wrong)
+        slipped(monkeypatch, cls, "rhs", scale_rhs)
 
 
 @pytest.mark.claim("FGT-T2")

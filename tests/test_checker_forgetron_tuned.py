@@ -32,7 +32,7 @@ import learners
 from bounds import forgetron_tuned as calc
 from bounds.constructions import BudgetLowerBound
 from learners.realisations import realisations
-from tests.referee import KERNELS, at_comparator, contains, kappa, referee_settings, sequences
+from tests.referee import KERNELS, at_comparator, contains, kappa, referee_settings, sequences, slipped
 
 TUNED = ("forgetron-self-tuned", "forgetron-greedy")
 TIE = mpmath.mpf("1e-40")
@@ -482,17 +482,7 @@ def test_bud_lb_agrees_with_the_referee(B, learner, seed, T):
 
 # ------------------------------------------------------------------------------- deliberately wrong calculators
 def _doubled_rhs(monkeypatch, cls):
-    evaluate = cls.evaluate
-
-    def doubled(self, ctx):
-        res = evaluate(self, ctx)
-        if res.arithmetic != "float64":
-            iv = res.intervals
-            iv["rhs"] = [2 * iv["rhs"][0], 2 * iv["rhs"][1]]
-        res.rhs *= 2
-        return res
-
-    monkeypatch.setattr(cls, "evaluate", doubled)
+    slipped(monkeypatch, cls)
 
 
 def _rejected(r, what: str):
@@ -527,15 +517,7 @@ def test_a_calculator_with_a_wrong_removal_budget_is_rejected(monkeypatch):
 @pytest.mark.claim("FGT-L9")
 def test_an_l9_calculator_with_a_wrong_threshold_is_rejected(monkeypatch):
     """1/√(B+1) → 1/√B in the calculator: its lhs no longer contains the statement's."""
-    evaluate = calc.SelfTunedLemma9.evaluate
-
-    def wrong(self, ctx):
-        res = evaluate(self, ctx)
-        if res.arithmetic != "float64":
-            res.intervals["lhs"] = [v * math.sqrt(84 / 83) for v in res.intervals["lhs"]]
-        return res
-
-    monkeypatch.setattr(calc.SelfTunedLemma9, "evaluate", wrong)
+    slipped(monkeypatch, calc.SelfTunedLemma9, "lhs", math.sqrt(84 / 83))
     _rejected(bounds.check("FGT-L9", E[:1], np.array([1]), kernel="linear", params={"B": 83}, certify=True), "lhs")
 
 

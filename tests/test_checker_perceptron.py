@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 import bounds
 import checker
 from bounds.perceptron import PerceptronTheorem1
-from tests.referee import KERNELS, at_comparator, contains, dual_lower, kappa, referee_settings, sequences
+from tests.referee import (KERNELS, at_comparator, contains, dual_lower, kappa, referee_settings, sequences,
+                           slipped)
 
 
 # ------------------------------------------------------------------------------------------------ PER-T1
@@ -76,17 +77,7 @@ def test_per_t1_tight_instance_is_certified_and_a_smaller_constant_would_fail():
 def test_a_calculator_with_a_doubled_right_side_has_its_certificates_rejected(monkeypatch):
     """The cross-check: the calculator proposes rhs × 2 (in both arithmetics, as a slip in its formula would); the
     checker recomputes the right side from the statement and rejects every such certificate."""
-    evaluate = PerceptronTheorem1.evaluate
-
-    def doubled(self, ctx):
-        res = evaluate(self, ctx)
-        if res.arithmetic != "float64":
-            iv = res.intervals
-            iv["rhs"] = [2 * iv["rhs"][0], 2 * iv["rhs"][1]]
-        res.rhs *= 2
-        return res
-
-    monkeypatch.setattr(PerceptronTheorem1, "evaluate", doubled)
+    slipped(monkeypatch, PerceptronTheorem1)
     rng = np.random.default_rng(0)
     for _ in range(5):
         X = rng.uniform(-0.6, 0.6, (10, 2))
