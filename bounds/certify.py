@@ -149,7 +149,11 @@ def _certify(claim, res, X, y, kernel, comparator) -> Certificate:
         iv = bres.intervals
         cert = Certificate(bres.holds, bres.arithmetic, "", iv.get("lhs"), iv.get("rhs"), iv.get("rhs_lower"),
                            time.monotonic() - t0)
-        if bres.holds is None:
+        if bres.holds is None and _proposes(claim, res, bres):
+            bres.holds = cert.holds = res.holds  # a proposal: the statement decides the tie the balls cannot
+            cert.notes.append("the balls overlap (a tie): the float64 verdict is proposed to the certificate checker")
+            _check_certificate(cert, claim, bres, X, y, kernel, evidence)
+        elif bres.holds is None:
             cert.reason = "; ".join(bres.notes) or "the balls overlap"
             if prec != PRECISIONS[-1]:
                 last = cert.reason
@@ -164,6 +168,17 @@ def _certify(claim, res, X, y, kernel, comparator) -> Certificate:
         return cert
     return Certificate(None, f"arb ball arithmetic, up to {PRECISIONS[-1]} bits", f"undecidable: {last}",
                        seconds=time.monotonic() - t0)
+
+
+def _proposes(claim, res, bres) -> bool:
+    """Whether an undecided ball result is proposed to the checker with the float64 verdict: only for a claim that
+    declares ``exact_ties`` (its statement decides exact ties, e.g. by exact squares) and has a statement, and only
+    when the balls merely overlap (not when the calculator named a reason the verdict cannot be certified)."""
+    import checker
+
+    return (getattr(claim, "exact_ties", False) and res.holds is not None and claim.id in checker.known()
+            and any(n.startswith("inconclusive in ball arithmetic") for n in bres.notes)
+            and not any(n.startswith("inconclusive: ") for n in bres.notes))
 
 
 def _check_certificate(cert: Certificate, claim, bres, X, y, kernel, evidence: dict) -> None:
