@@ -121,6 +121,14 @@ def _line_search(f) -> tuple[float, float]:
     return beta, val
 
 
+def _real(v):
+    """A real parameter: a float, or the exact value the user gave (learners.params.ExactDecimal) kept as it is, so
+    that ball arithmetic uses that value (learners.registry.in_balls)."""
+    from .params import ExactDecimal
+
+    return v if isinstance(v, ExactDecimal) else float(v)
+
+
 # ------------------------------------------------------------------------------------- linear learners (w, b)
 @dataclass
 class LinearHypothesis:
@@ -132,6 +140,7 @@ class LinearHypothesis:
     vminus: np.ndarray | None = None
     gamma: float | None = None
     history: list = field(default_factory=list)
+    exact_solutions: "list | None" = None  # n-OMM in ball arithmetic: per update, {round: exact weight} (eq. 3)
 
     def scores(self, X: np.ndarray) -> np.ndarray:
         return np.asarray(X, float) @ np.asarray(self.w, float) + float(self.b)
@@ -195,14 +204,16 @@ class OnlineMaxMargin(LinearLearner):
     def __init__(self, kernel=None, rho: float = 1.0, p: float = 2.0, phi: float | None = None,
                  keep_history: bool = True):
         self.keep_history = bool(keep_history)
-        rho = float(rho)
+        rho = _real(rho)
         if not 0.0 <= rho <= 1.0:
             raise ValueError(f"{self.name}: rho (aggressiveness) must be in [0, 1], got {rho}")
         if phi is not None and not float(phi) < 1.0:
             raise ValueError(f"{self.name}: phi must be < 1 (eq. 4), got {phi}")
-        self.rho, self.phi = rho, (float(phi) if phi is not None else (rho if rho < 1 else 0.0))
+        self.rho, self.phi = rho, (_real(phi) if phi is not None else (rho if rho < 1 else 0.0))
         self.lp = LpNorm(p)
-        if not self.lp.euclidean or self.naive:
+        if not self.lp.euclidean or (self.naive and not nm.is_ball()):
+            # n-OMM replays in ball arithmetic only (l_2), with the exact certificates of learners.maxmargin; an
+            # mpmath replay would only repeat the float64 conic solve
             self.supports_high_precision = False
         super().__init__(kernel, rho=rho, p=self.lp.p, **({} if phi is None else {"phi": float(phi)}))
 
@@ -347,12 +358,49 @@ class NaiveOMM(OnlineMaxMargin):
 
     naive = True
 
-    def _update(self, x, y, u, z, seg, t_next):
-        from .maxmargin import max_margin
+    def reset(self) -> None:
+        super().reset()
+        self.stored = []  # the rounds (0-based) of the stored points, in the order of Vp + Vm
+        self.exact_solutions = [] if nm.is_ball() else None  # per update: exact convex weights over the rounds
 
-        (self.Vp if y == 1 else self.Vm).append(np.asarray(x, float))
-        sol = max_margin(np.array(self.Vp), np.array(self.Vm), p=self.lp.p)
-        self._set_certificates(sol.vplus, sol.vminus, t_next)
+    def _init_round(self, t, x, y):
+        before = len(self.Vp) + len(self.Vm)
+        out = super()._init_round(t, x, y)
+        if len(self.Vp) + len(self.Vm) > before:
+            self.stored.append((t - 1, y))
+        return out
+
+    def _update(self, x, y, u, z, seg, t_next):
+        from .maxmargin import exact_l2_weights, max_margin
+
+        (self.Vp if y == 1 else self.Vm).append(np.asarray(x, float) if not nm.is_ball() else x)
+        self.stored.append((self.t - 1, y))
+        with nm.float64():
+            Vp = np.array([[float(v) for v in row] for row in self.Vp])
+            Vm = np.array([[float(v) for v in row] for row in self.Vm])
+            sol = max_margin(Vp, Vm, p=self.lp.p)
+        if not nm.is_ball():
+            self._set_certificates(sol.vplus, sol.vminus, t_next)
+            return
+        # ball arithmetic (l_2): the exact rational minimisers of eq. 3, verified (else no certified replay)
+        ex = exact_l2_weights(Vp, Vm, sol.lam, sol.eta)
+        if ex is None:
+            raise nm.Inexact(f"n-OMM at t = {t_next - 1}: no exact solution of eq. 3 was found from the solver's")
+        la, et = ex
+        rounds_p = [t for t, lab in self.stored if lab == 1]
+        rounds_m = [t for t, lab in self.stored if lab == -1]
+        weights = {}
+        weights.update({t: w for t, w in zip(rounds_p, la) if w})
+        weights.update({t: w for t, w in zip(rounds_m, et) if w})
+        self.exact_solutions.append(weights)
+        vp = sum((nm.ball(w) * nm.asarray(Vp[i]) for i, w in enumerate(la) if w), nm.asarray(np.zeros(Vp.shape[1])))
+        vm = sum((nm.ball(w) * nm.asarray(Vm[i]) for i, w in enumerate(et) if w), nm.asarray(np.zeros(Vp.shape[1])))
+        self._set_certificates(vp, vm, t_next)
+
+    def hypothesis(self):
+        h = super().hypothesis()
+        h.exact_solutions = getattr(self, "exact_solutions", None)
+        return h
 
     def size(self) -> int:
         return len(self.Vp) + len(self.Vm)
