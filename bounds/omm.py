@@ -331,7 +331,10 @@ def violation_mask(tr, phi: float, gamma_ref: "float | None" = None) -> np.ndarr
 
 
 def below_phi(tr, phi: float) -> list[int]:
-    """The main-phase rounds with a_t < φγ_t (Lemma 4.4's selection), decided round by round."""
+    """The main-phase rounds with a_t < φγ_t (Lemma 4.4's selection), decided round by round (none when the
+    initialisation never ends: the trace then has no a_t column)."""
+    if "a" not in tr:
+        return []
     a, g = col(tr, "a"), col(tr, "gamma")
     return [int(i) for i in np.flatnonzero(main_rounds(tr)) if a[i] < nm.scalar(phi) * g[i]]
 
@@ -483,6 +486,11 @@ class Lemma31(OmmClaim):
     lhs = 0 (no certified lower bound on either deviation can be positive: the exact certificates are not known,
     so a violation is never certified from a float solve), rhs = 0, rhs_lower = −(the larger of the two certified
     deviations); "holds" when that is within SOLVER_RTOL·τ (the conic solver's accuracy; reported).
+
+    Certified (issue 24) for l_2: the certificate carries the exact rational minimisers of eq. 3 (their KKT system
+    solved and verified in rationals), at which both deviations are exactly 0, which the checker decides exactly
+    (checker/claims/omm.py). For p ≠ 2 the minimisers and ℓ(v₊ − v₋) are irrational: the bracket keeps a positive
+    width, an equality cannot be proven, and the verdict stays inconclusive (``uncertified_reason``).
     """
 
     id = "OMM-L31"
@@ -561,6 +569,8 @@ class Lemma41(OmmClaim):
 def _kappa_circ_upper(delta: float, eta: float, p: float) -> float:
     """An upper bound on κ∘ usable for a certified violation: the closed form for l_2, 1 (β = 0) otherwise."""
     if LpNorm(p).euclidean:
+        if not isinstance(delta, nm.Ball) and delta == 0:  # z = 0 (x_t = v₊): eq. 5 gives 1 (the closed form's 0/0)
+            return 1.0
         return K.kappa_circ_closed(delta, eta, feasible=True)  # η ≤ δ at the round's own (u, z) (Cauchy–Schwarz)
     return 1.0 if delta >= max(eta, 0.0) else -math.inf
 
@@ -1066,6 +1076,10 @@ class TranslationInvariance(OmmClaim):
     (1e-5·scale for the naive version, whose steps are conic solves), scale = 1 + max|x| + max|u| (reported).
     ``u`` defaults to 5·(1, ..., 1). A float violation stands only when both runs at 50 digits violate too
     (:func:`confirm_float_gap`; learners without a high-precision path leave a float gap inconclusive).
+
+    Certified (issue 24) for l_2 learners and PUMMA on rational data whose translate is rational too (float64
+    exactly): the identity is exact there, the certificate carries both runs' decisions and the checker replays both
+    exactly (:meth:`_exact_runs`). For p ≠ 2 the runs are irrational: inconclusive (``uncertified_reason``).
     """
 
     id = "OMM-TI"

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, ClassVar
 
 import numpy as np
@@ -119,6 +120,26 @@ def _line_search(f) -> tuple[float, float]:
     cands = [(f(0.0), 0.0), (f(1.0), 1.0), (float(res.fun), float(res.x))]
     val, beta = min(cands)
     return beta, val
+
+
+#: The exact certificates of a ball replay are kept while no coordinate has more bits than this (repeated efficient
+#: steps make them grow geometrically); beyond, the replay continues in balls, which enclose the exact values, so a
+#: decision can only go from decided to undecided (at an exact tie), never change.
+EXACT_BITS = 4096
+
+
+def _fraction(v) -> "Fraction | None":
+    q = getattr(v, "exact", None)
+    return q if isinstance(q, Fraction) else (None if v is None else Fraction(float(v)))
+
+
+def _fractions(x) -> list:
+    """The exact rationals of a vector of exact balls or floats (data points)."""
+    return [Fraction(float(v)) for v in x]
+
+
+def _dot(a, b) -> Fraction:
+    return sum((p * q for p, q in zip(a, b)), Fraction(0))
 
 
 def _real(v):
@@ -210,6 +231,7 @@ class OnlineMaxMargin(LinearLearner):
         if phi is not None and not float(phi) < 1.0:
             raise ValueError(f"{self.name}: phi must be < 1 (eq. 4), got {phi}")
         self.rho, self.phi = rho, (_real(phi) if phi is not None else (rho if rho < 1 else 0.0))
+        self.rho_q, self.phi_q = _fraction(self.rho), _fraction(self.phi)  # exact (ball replays decide with these)
         self.lp = LpNorm(p)
         if not self.lp.euclidean or (self.naive and not nm.is_ball()):
             # n-OMM replays in ball arithmetic only (l_2), with the exact certificates of learners.maxmargin; an
@@ -220,6 +242,7 @@ class OnlineMaxMargin(LinearLearner):
     # ------------------------------------------------------------------ state
     def reset(self) -> None:
         super().reset()
+        self.q = None  # ball arithmetic, l_2: the certificates as exact rationals (v₊, v₋) while they are short
         self.y1 = None
         self.k_init = 0  # global round at which the initialisation phase ended
         self.Vp, self.Vm = [], []  # the sets V_{t,±} (naive: all stored points; efficient: the certificates)
@@ -251,12 +274,26 @@ class OnlineMaxMargin(LinearLearner):
         if y != self.y1:  # ŷ_t = y_1 ≠ y_t: the first point of the other class
             (self.Vp if y == 1 else self.Vm).append(x)
             self.k_init = t
-            self._set_certificates(self.Vp[0], self.Vm[0], t_alg=3)  # the certificates of γ_3
+            exact = (_fractions(self.Vp[0]), _fractions(self.Vm[0])) if self._exact_replay() else None
+            self._set_certificates(self.Vp[0], self.Vm[0], t_alg=3, exact=exact)  # the certificates of γ_3
             return score, "init+certificates"
         return score, "none"
 
-    def _set_certificates(self, vp, vm, t_alg: int) -> None:
-        """(w, b, γ) from the certificates by Lemma 3.1: w = ℓ(v₊ − v₋), b = −½wᵀ(v₊ + v₋), γ = ‖v₊ − v₋‖/2."""
+    def _exact_replay(self) -> bool:
+        return nm.is_ball() and self.lp.euclidean
+
+    def _set_certificates(self, vp, vm, t_alg: int, exact=None) -> None:
+        """(w, b, γ) from the certificates by Lemma 3.1: w = ℓ(v₊ − v₋), b = −½wᵀ(v₊ + v₋), γ = ‖v₊ − v₋‖/2.
+
+        ``exact``: the certificates as exact rationals (ball replay, l_2), kept while their numbers are short
+        (:data:`EXACT_BITS`), so that the decisions of the next rounds are made exactly (a tie a_t = ργ_t, or a point
+        on the boundary, is decided as the exact algorithm decides it); the balls are then their tight enclosures."""
+        if exact is not None and all(max(abs(v.numerator), v.denominator).bit_length() <= EXACT_BITS
+                                     for v in exact[0] + exact[1]):
+            self.q = exact
+            vp, vm = (np.array([nm.ball(v) for v in e], dtype=object) for e in exact)
+        else:
+            self.q = None
         u = vp - vm
         if not self.lp.norm(u) > 0:
             raise ValueError(f"{self.name}: v+ = v- at t = {t_alg}: the sequence is not linearly separable "
@@ -274,12 +311,23 @@ class OnlineMaxMargin(LinearLearner):
     def _main_round(self, t, x, y):
         t_alg = t - self.k_init + 2
         exact = nm.is_ball() and self.lp.euclidean
-        num = self._numerator(x) if exact else None
+        if self.q is not None:  # exact rationals: n_t = uᵀx_t − ½uᵀ(v₊ + v₋) and ‖u‖², decisions exact
+            vp, vm = self.q
+            u = [p - m for p, m in zip(vp, vm)]
+            nq = _dot(u, _fractions(x)) - _dot(u, [p + m for p, m in zip(vp, vm)]) / 2
+            U2 = _dot(u, u)
+            num = nm.ball(nq)
+            upd_m = (y * nq < self.rho_q * U2 / 2, max(y * nq, Fraction(0)) <= self.phi_q * U2 / 2)
+        else:
+            num = self._numerator(x) if exact else None
+            upd_m = None
         score = num / (2 * self.gamma) if exact else x @ self.w + self.b  # = wᵀx + b (w = u/‖u‖, ‖u‖ = 2γ)
+        if self.q is not None and nq == 0:
+            score = nm.ball(0)  # exactly on the boundary: predicted +1 (sign(0) = +1), as the exact algorithm does
         a = y * score
         gamma = self.gamma
         margin = nm.nonneg(a) / self.wdual  # max{a, 0}, defined on a ball straddling 0
-        upd, m_phi = self._tests(y, a, num, margin, gamma)
+        upd, m_phi = upd_m if upd_m is not None else self._tests(y, a, num, margin, gamma)
         for name, value in (("t_alg", t_alg), ("gamma", gamma), ("a", a), ("gmargin", margin),
                             ("ratio", margin / gamma), ("m_phi", m_phi), ("upd", upd)):
             self.log(name, value)
@@ -335,11 +383,21 @@ class EfficientOMM(OnlineMaxMargin):
 
     def _update(self, x, y, u, z, seg, t_next):
         beta = seg[0]
+        exact = None
+        if self.q is not None:  # β* of §5.1 in exact rationals
+            vp, vm = self.q
+            xq = _fractions(x)
+            uq = [p - m for p, m in zip(vp, vm)]
+            zq = [p - a for p, a in zip(vp, xq)] if y == 1 else [a - m for a, m in zip(xq, vm)]
+            uz, zz = _dot(uq, zq), _dot(zq, zq)
+            bq = Fraction(0) if uz < 0 or zz == 0 else (Fraction(1) if uz > zz else uz / zz)
+            beta = nm.ball(bq)
+            exact = ([p - bq * s for p, s in zip(vp, zq)], vm) if y == 1 else (vp, [m + bq * s for m, s in zip(vm, zq)])
         self.log("beta", beta)
         if y == 1:
-            self._set_certificates(self.vp - beta * z, self.vm, t_next)
+            self._set_certificates(self.vp - beta * z, self.vm, t_next, exact=exact)
         else:
-            self._set_certificates(self.vp, self.vm + beta * z, t_next)
+            self._set_certificates(self.vp, self.vm + beta * z, t_next, exact=exact)
 
 
 @register("omm-conservative")
@@ -393,9 +451,11 @@ class NaiveOMM(OnlineMaxMargin):
         weights.update({t: w for t, w in zip(rounds_p, la) if w})
         weights.update({t: w for t, w in zip(rounds_m, et) if w})
         self.exact_solutions.append(weights)
-        vp = sum((nm.ball(w) * nm.asarray(Vp[i]) for i, w in enumerate(la) if w), nm.asarray(np.zeros(Vp.shape[1])))
-        vm = sum((nm.ball(w) * nm.asarray(Vm[i]) for i, w in enumerate(et) if w), nm.asarray(np.zeros(Vp.shape[1])))
-        self._set_certificates(vp, vm, t_next)
+        d = Vp.shape[1]
+        vq = [sum((w * Fraction(float(Vp[i][k])) for i, w in enumerate(la) if w), Fraction(0)) for k in range(d)]
+        mq = [sum((w * Fraction(float(Vm[j][k])) for j, w in enumerate(et) if w), Fraction(0)) for k in range(d)]
+        vp, vm = (np.array([nm.ball(v) for v in e], dtype=object) for e in (vq, mq))
+        self._set_certificates(vp, vm, t_next, exact=(vq, mq))
 
     def hypothesis(self):
         h = super().hypothesis()
