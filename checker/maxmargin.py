@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flint import fmpq
+from flint import fmpq, fmpz, fmpz_mat
 
 from .certificate import Certificate, as_fmpq
 from .numbers import Real, Rejected, ball, is_exact, lt, maximum, sign, sqrt, total
@@ -161,18 +161,38 @@ def norm_of(c: Certificate) -> Lp:
 
 # --------------------------------------------------------------------------------------------- eq. 1 constants
 def diameters(c: Certificate, lp: Lp) -> "tuple[Root, Root]":
-    """(D, D̄) of eq. 1: D = max of the diameters of the two label classes, D̄ = max_t ‖x_t‖, over the sequence."""
+    """(D, D̄) of eq. 1: D = max of the diameters of the two label classes, D̄ = max_t ‖x_t‖, over the sequence
+    (every pair; l_2 on integers: the data times the common denominator, one Gram matrix per class in C)."""
+    cache = c.__dict__.setdefault("_omm_cache", {})
+    if ("diameters", lp.p) in cache:
+        return cache[("diameters", lp.p)]
     if lp.euclidean:
-        G = c.K.G  # x_iᵀx_j, exact (the kernel must be linear: callers check it)
-        best = fmpq(0)
-        for i in range(c.T):
-            for j in range(i + 1, c.T):
-                if c.y[i] == c.y[j]:
-                    sq = G[i, i] + G[j, j] - 2 * G[i, j]
-                    best = sq if sq > best else best
-        return Root.of_square(best), Root.of_square(maximum(fmpq(0), *(G[t, t] for t in range(c.T))))
-    D = [lp.norm(sub(c.X[i], c.X[j])) for i in range(c.T) for j in range(i + 1, c.T) if c.y[i] == c.y[j]]
-    return rmax(fmpq(0), *D), rmax(fmpq(0), *(lp.norm(x) for x in c.X))
+        den = fmpz(1)
+        for x in c.X:
+            for v in x:
+                den = den.lcm(fmpq(v).q)
+        rows = [[fmpq(v) * den for v in x] for x in c.X]
+        ints = [[fmpz(v.p) for v in r] for r in rows]
+        best, nbar = fmpz(0), fmpz(0)
+        for label in (1, -1):
+            A = [r for r, t in zip(ints, c.y) if t == label]
+            if not A:
+                continue
+            G = fmpz_mat(A) * fmpz_mat(A).transpose()
+            n = len(A)
+            e = G.entries()
+            norms = [e[i * n + i] for i in range(n)]
+            nbar = max(nbar, *norms)
+            for i in range(n):
+                ni, row = norms[i], e[i * n: (i + 1) * n]
+                top = max(nj - 2 * g for nj, g in zip(norms[i + 1:], row[i + 1:])) + ni if i + 1 < n else best
+                best = top if top > best else best
+        out = Root.of_square(fmpq(best) / (den * den)), Root.of_square(fmpq(nbar) / (den * den))
+    else:
+        D = [lp.norm(sub(c.X[i], c.X[j])) for i in range(c.T) for j in range(i + 1, c.T) if c.y[i] == c.y[j]]
+        out = rmax(fmpq(0), *D), rmax(fmpq(0), *(lp.norm(x) for x in c.X))
+    cache[("diameters", lp.p)] = out
+    return out
 
 
 def margin(c: Certificate, lp: Lp, w: list, b: Real) -> Root:
@@ -205,6 +225,15 @@ def convex_weights(c: Certificate, a: list, what: str) -> None:
 
 def gamma_bracket(c: Certificate, lp: Lp) -> Bracket:
     """The bracket of γ* from the evidence ``gamma_star`` (module docstring); Assumption 2 (γ* > 0) is required."""
+    cache = c.__dict__.setdefault("_omm_cache", {})
+    if ("bracket", lp.p) not in cache:
+        cache[("bracket", lp.p)] = _gamma_bracket(c, lp)
+    c.require(cmp(cache[("bracket", lp.p)].lo, 0) > 0,
+              "Assumption 2 (separable: an explicit classifier has margin > 0)")
+    return cache[("bracket", lp.p)]
+
+
+def _gamma_bracket(c: Certificate, lp: Lp) -> Bracket:
     from .certificate import exact_list
 
     ev = c.evidence("gamma_star")
@@ -227,9 +256,7 @@ def gamma_bracket(c: Certificate, lp: Lp) -> Bracket:
         los.append(margin(c, lp, w, as_fmpq(exact_list([ev.get("b", 0)], "gamma_star.b")[0])))
     if not los:
         raise Rejected("the hulls' certificates coincide (v+ = v-) and no classifier is given: no bracket")
-    lo = rmax(*los)
-    c.require(cmp(lo, 0) > 0, "Assumption 2 (separable: an explicit classifier has margin > 0)")
-    return Bracket(lo, hi, vp, vm, lemma)
+    return Bracket(rmax(*los), hi, vp, vm, lemma)
 
 
 # ------------------------------------------------------------------------------------------------------ κ∘

@@ -549,7 +549,7 @@ def test_l43_dimension_is_bounded():
 def test_a_stopped_learner_is_inconclusive_with_zero_sides(monkeypatch):
     """If the float run stops on v₊ = v₋ although the classes are certified separable, OMM-L42 reports no numbers
     (lhs = rhs = 0) and an inconclusive verdict naming the stop, never a verdict."""
-    def stop(self, vp, vm, t_alg):
+    def stop(self, vp, vm, t_alg, exact=None):
         raise ValueError(f"{self.name}: v+ = v- at t = {t_alg}: the sequence is not linearly separable (forced)")
 
     monkeypatch.setattr(_omm.OnlineMaxMargin, "_set_certificates", stop)
