@@ -101,11 +101,12 @@ def record(key: str, value) -> None:
 
 
 class OmmClaim(Claim):
-    """A paper-004 calculator (``exact_ties``: its statements decide ties exactly, see bounds/certify.py): in ball arithmetic the evidence its statement reads (checker/claims/omm.py) is
-    collected while it runs (:func:`record`) and written into the certificate: ``gamma_star`` (convex weights a_t
-    and a classifier (w, b) bracketing γ*: checker/maxmargin.py), ``phis``/``phi`` (the φ checked when the claim's
-    parameter does not fix them), ``naive`` (n-OMM's solutions of eq. 3, per update: convex weights over the
-    rounds) and ``translated_run`` (OMM-TI: the decisions of the run on the translated sequence)."""
+    """A paper-004 calculator (``exact_ties``: its statements decide ties exactly, see bounds/certify.py): in ball
+    arithmetic the evidence its statement reads (checker/claims/omm.py) is collected while it runs (:func:`record`)
+    and written into the certificate: ``gamma_star`` (convex weights a_t and a classifier (w, b) bracketing γ*:
+    checker/maxmargin.py), ``phis``/``phi`` (the φ checked when the claim's parameter does not fix them), ``naive``
+    (n-OMM's solutions of eq. 3, per update: convex weights over the rounds) and ``translated_run`` (OMM-TI: the
+    decisions of the run on the translated sequence)."""
 
     unit_kernel = False
     exact_ties = True
@@ -356,7 +357,7 @@ def _r_regimes(others: dict) -> list:
     """Boundary points of r: 1, √2, ½ and, given φ (``phi_s`` or ``phi_t``, declared before r), the regime edges of
     the §5.1 display and of κ's closed form, r = 1 − φ, √2(1 − φ) (q = r/(1 − φ) = 1, √2) and r = √(2(1 − φ))
     (η = δ²), with the midpoints between consecutive edges (a point strictly inside each regime)."""
-    pts = [1.0, 2**0.5, 0.5]
+    pts = [1.0, 2**0.5, 0.5]  # tuning: search boundary points
     phi = others.get("phi_s", others.get("phi_t"))
     if isinstance(phi, (int, float)) and phi < 1:
         edges = sorted({1.0 - phi, 2**0.5 * (1.0 - phi), (2.0 * (1.0 - phi)) ** 0.5})
@@ -500,8 +501,8 @@ class Lemma31(OmmClaim):
 
     def uncertified_reason(self, res):
         if float(res.params.get("p", 2.0)) != 2.0:
-            return ("for p ≠ 2 the minimisers of eq. 3 and ℓ(v₊ − v₋) are irrational: the bracket has a positive width, "
-                    "so the equality of the two optimal values cannot be proven (its deviation is reported)")
+            return ("for p ≠ 2 the minimisers of eq. 3 and ℓ(v₊ − v₋) are irrational: the bracket has a positive "
+                    "width, so the equality of the two optimal values cannot be proven (its deviation is reported)")
         return None
 
     def preconditions(self, ctx):

@@ -60,7 +60,8 @@ def _closed_in_balls(delta, eta, feasible: bool):
         return NEG_INF
     cases = []
     for cond, value in ((lambda: eta < 0, lambda: nm.ball(1)),
-                        (lambda: 0 <= eta and eta <= delta * delta, lambda: nm.sqrt(nm.nonneg(1 - eta * eta / (delta * delta)))),
+                        (lambda: 0 <= eta and eta <= delta * delta,
+                         lambda: nm.sqrt(nm.nonneg(1 - eta * eta / (delta * delta)))),
                         (lambda: delta * delta < eta, lambda: nm.sqrt(nm.nonneg(1 + delta * delta - 2 * eta)))):
         try:
             possible = bool(cond())
@@ -118,7 +119,8 @@ def _numeric_l2(delta, eta, grid):
 
     lo_ij = max(eta, -best[1])
     f0 = 0.0 if best[1] == lo_ij else (best[2] - lo_ij) / (best[1] - lo_ij)
-    res = minimize(neg, [best[1], f0], method="Nelder-Mead", options={"xatol": 1e-12, "fatol": 1e-14})
+    opts = {"xatol": 1e-12, "fatol": 1e-14}  # tuning: the polish's stopping rule (a value found is a lower bound)
+    res = minimize(neg, [best[1], f0], method="Nelder-Mead", options=opts)
     e = float(np.clip(res.x[0], 0, delta))
     low = max(eta, -e)
     if low <= e:
@@ -147,7 +149,7 @@ def _numeric_lp(delta, eta, p, d, starts, seed):
         z = c if nc <= delta else c * (delta / nc)
         return u, z
 
-    betas = np.linspace(0.0, 1.0, 401)[:, None]
+    betas = np.linspace(0.0, 1.0, 401)[:, None]  # tuning: the search's surrogate only; values recomputed exactly
 
     def value(v):  # fast surrogate for the search (grid over β); the returned value is recomputed exactly
         uz = unpack(v)
@@ -161,7 +163,8 @@ def _numeric_lp(delta, eta, p, d, starts, seed):
     best, arg = NEG_INF, None
     for _ in range(starts):
         v0 = np.r_[rng.normal(size=d), rng.normal(size=d) * delta / math.sqrt(d)]
-        res = minimize(lambda v: -value(v), v0, method="Nelder-Mead", options={"maxiter": 800, "xatol": 1e-9})
+        opts = {"maxiter": 800, "xatol": 1e-9}  # tuning: a local search's cap; every value is recomputed exactly
+        res = minimize(lambda v: -value(v), v0, method="Nelder-Mead", options=opts)
         uz = unpack(res.x)
         if uz is None:
             continue

@@ -41,7 +41,7 @@ import numpy as np
 
 from .omm import LpNorm
 
-PREC = 128  # bits of the arb computations (rigorous at any precision; 128 keeps the balls ~1e-35 relative)
+PREC = 128  # tuning: bits of the arb computations (rigorous at any precision; 128 keeps balls ~1e-35 relative)
 DROP = 1e-12  # convex weights below DROP·max are dropped (the rest renormalised: still an exact convex combination)
 
 
@@ -153,8 +153,8 @@ def margins(X: np.ndarray, y: np.ndarray, w: np.ndarray, b: float, lp: LpNorm) -
     return y * (np.asarray(X, float) @ w + b) / float(lp.dual(w))
 
 
-TIGHT = {"CLARABEL": {"tol_gap_abs": 1e-12, "tol_gap_rel": 1e-12, "tol_feas": 1e-12, "tol_ktratio": 1e-10},
-         "SCS": {"eps_abs": 1e-10, "eps_rel": 1e-10}}
+TIGHT = {"CLARABEL": {"tol_gap_abs": 1e-12, "tol_gap_rel": 1e-12, "tol_feas": 1e-12, "tol_ktratio": 1e-10},  # tuning
+         "SCS": {"eps_abs": 1e-10, "eps_rel": 1e-10}}  # tuning: solver tolerances (the brackets certify the result)
 
 
 def _solve(prob, solvers=("CLARABEL", "SCS")):
@@ -795,10 +795,10 @@ def exact_diameter_sq(X, y) -> "tuple[Fraction, Fraction]":
         rows = [((S - S[i]) ** 2).sum(1) for i in range(len(S))]
         top = max(float(r.max()) for r in rows)
         for i, r in enumerate(rows):
-            for j in np.flatnonzero(r >= top * (1 - 1e-6)):
+            for j in np.flatnonzero(r >= top * (1 - 1e-6)):  # tuning: any margin above the rounding finds the max
                 if i < j:
                     best = max(best, sq(Q[idx[i]], Q[idx[j]]))
     norms = (X * X).sum(1)
-    cand = np.flatnonzero(norms >= float(norms.max()) * (1 - 1e-6)) if len(X) else []
+    cand = np.flatnonzero(norms >= float(norms.max()) * (1 - 1e-6)) if len(X) else []  # tuning: as above
     nbar = max((sq(Q[int(i)], [0] * X.shape[1]) for i in cand), default=Fraction(0))
     return best, nbar

@@ -116,7 +116,7 @@ def _line_search(f) -> tuple[float, float]:
     """Minimise a convex f on [0, 1]: Brent's bounded method to 1e-13 in β, then the better of it and the ends."""
     from scipy.optimize import minimize_scalar
 
-    res = minimize_scalar(f, bounds=(0.0, 1.0), method="bounded", options={"xatol": 1e-13})
+    res = minimize_scalar(f, bounds=(0.0, 1.0), method="bounded", options={"xatol": 1e-13})  # tuning: Brent's stop
     cands = [(f(0.0), 0.0), (f(1.0), 1.0), (float(res.fun), float(res.x))]
     val, beta = min(cands)
     return beta, val

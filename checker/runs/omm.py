@@ -16,7 +16,8 @@ in balls beyond :data:`EXACT_BITS` (decisions are then decided by the balls, or 
 
 Recorded columns read: ``kind`` (init, init+certificates, none, update), ``init``, ``t_alg`` (the algorithm's counter),
 ``upd`` and ``m_phi`` (margin ≤ φγ_t for the learner's φ: ``phi``, default ρ, or 0 when ρ = 1).
-Run.terms: per round ``main``, ``gamma``, ``a``, ``margin``, ``score`` (Roots, main rounds), ``ag`` (a_t/γ_t), ``gamma_next``,
+Run.terms: per round ``main``, ``gamma``, ``a``, ``margin``, ``score`` (Roots, main rounds), ``ag`` (a_t/γ_t),
+``gamma_next``,
 ``delta``/``eta`` (Lemma 4.2's arguments at the current certificates, update rounds); ``gamma3`` (γ of the first
 round of the loop, t = 3; None when the sequence ends before it) and ``final`` (the last certificates v₊, v₋).
 """
