@@ -14,6 +14,7 @@ import copy
 import itertools
 import math
 from fractions import Fraction as Q
+from pathlib import Path
 
 import mpmath
 import numpy as np
@@ -911,3 +912,34 @@ def test_baseline_runs_are_replayed_by_their_rules(learner):
     doc["run"]["kind"][1] = "update" if doc["run"]["kind"][1] != "update" else "none"
     out = checker.verify(doc)
     assert not out.accepted and "round 2" in out.reason
+
+
+# ------------------------------------------------------------ class 3: no tolerance in a hypothesis (issue 24)
+@pytest.mark.claim("OMM-EX51")
+def test_r_near_two_over_c_is_not_two_over_c():
+    """Example 5.1's "≤ 2 mistakes" needs r = 2/c; r = ½ + 2⁻⁴⁵ with c = 4 is not 2/c, so the bound is the
+    parenthetical 3 (the calculator used to accept |r − 2/c| ≤ 1e-12, and the points up to 1e-12, as the hypothesis;
+    a certificate now checks both exactly)."""
+    r_ = 0.5 + 2.0 ** -45
+    X = np.array([[4.0, 1.0], [4.0, -1.0], [4.0 + r_, -1.0]] * 2)
+    y = np.array([1, -1, -1] * 2)
+    res = check("OMM-EX51", X, y, "omm-efficient", part="omm", c=4.0, r=r_)
+    assert res.rhs == 3 and res.verdict == "holds" and accepted(res)
+    res = check("OMM-EX51", X, y, "omm-efficient", part="omm", c=4.0, r=0.5)  # the points are not z¹, z², z³
+    assert res.verdict == "inconclusive" and "points in {z1, z2, z3}" in res.certificate.reason
+
+
+# -------------------------------------------------------------------------------- the registered witnesses
+WITNESSES = Path(bounds.__file__).with_name("witnesses")
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in WITNESSES.glob("*.json")
+                                        if p.name.startswith(("OMM-", "PER-TIGHT"))))
+def test_every_witness_of_the_family_stays_confirmed_by_the_checker(name):
+    """Each registered witness of paper 004 replays to a certified violation whose certificate the checker
+    accepts (bounds.errata.replay)."""
+    from bounds.errata import replay
+
+    rep = replay(WITNESSES / name)
+    assert rep.confirmed, rep.status
+    assert rep.certificate.checker["accepted"] and rep.certificate.checker["verdict"] == "VIOLATED"
