@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from flint import fmpq, fmpz, fmpz_mat
 
 from .certificate import Certificate, as_fmpq
-from .numbers import Real, Rejected, ball, is_exact, lt, maximum, sign, sqrt, total
+from .numbers import Real, Rejected, ball, is_exact, lt, sign, sqrt, total
 
 
 # ----------------------------------------------------------------------------------------------------- roots

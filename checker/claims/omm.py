@@ -15,14 +15,13 @@ undefined, the other a number) the left side counts 1: a certificate carries fin
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Optional
 
 from flint import fmpq
 
 from ..certificate import Certificate, as_fmpq, exact_list
 from ..maxmargin import (Lp, Root, cmp, diameters, dot, gamma_bracket, kappa_circ, kappa_circ_sq, lift,
-                         log_ratio, margin, minus, norm_of, rmax, rmin)
+                         log_ratio, margin, minus, norm_of, rmin)
 from ..numbers import Real, Rejected, Undecided, disjoint, log, lt, maximum, rational, sign, sqrt, text
 from ..runs import replay
 from . import Sides, statement
@@ -94,10 +93,6 @@ def linear(c: Certificate, learners=OMM) -> None:
     c.require(c.kernel.name == "linear", "the linear kernel (paper 004's classifiers are linear with a bias term)")
     if learners:
         c.require(c.learner in learners, f"the learner is one of {', '.join(learners)}")
-
-
-def fraction(v) -> Fraction:
-    return Fraction(int(v.p), int(v.q))
 
 
 def indicator(printed, true) -> Real:
@@ -369,7 +364,7 @@ def theorem_rows(c: Certificate, run, b: Box, bound, regime, grid: list) -> list
     return rows
 
 
-def omm_run(c: Certificate, grid_name: str = "phis"):
+def omm_run(c: Certificate):
     linear(c)
     run = replay(c)
     lp = norm_of(c)
