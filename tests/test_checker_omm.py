@@ -531,16 +531,18 @@ def test_s51_regime_boundary_is_sqrt2_times_one_minus_phi():
     boundaries √2·(1 − φ) = 4.1 and 1 − φ = 2.9 are far from it: the run is certified, by the calculator's corners
     and by the checker's exact regimes alike; a calculator that put the boundary at √2/(1 − φ) would see a crossing
     and certify nothing."""
-    X = np.array([[2., 0.], [-2., 0.], [2., 1.], [-2., 1.], [2., .5], [-2., .5]])
+    X = np.array([[2., 0.], [-2., 1.], [2., 1.], [-2., 0.], [2., .5], [-2., .5]])  # γ₃ = √17/2: no cap below it
     y = np.array([1, -1, 1, -1, 1, -1])
     assert 2 / math.sqrt(17) < math.sqrt(2) / 2.9 < 0.5
     orig = bo.exact_weights
     try:
-        bo.exact_weights = lambda *a: [Q(1), Q(0), Q(0), Q(1), Q(0), Q(0)]
+        bo.exact_weights = lambda *a: [Q(1), Q(1), Q(0), Q(0), Q(0), Q(0)]
         r = check("OMM-S51", X, y, "omm-efficient", rho=0.9, phis=[-1.9])
     finally:
         bo.exact_weights = orig
     assert r.verdict == "holds" and accepted(r), r.certificate.reason
+    gs = r.certificate.document["evidence"]["gamma_star"]["a"]
+    assert gs == [1, 1, 0, 0, 0, 0] and Q(claimed(r)["rhs"][1]) == 0  # φ < 1 − r: m(φ) = 0 ≤ 0
 
 
 @pytest.mark.claim("OMM-TAB1")
