@@ -945,3 +945,33 @@ def test_every_witness_of_the_family_stays_confirmed_by_the_checker(name):
     rep = replay(WITNESSES / name)
     assert rep.confirmed, rep.status
     assert rep.certificate.checker["accepted"] and rep.certificate.checker["verdict"] == "VIOLATED"
+
+
+# ------------------------------------------------------------------ classes 4 and 5, and an unfounded verdict
+def test_a_regime_boundary_is_compared_as_the_exact_root_in_balls():
+    """In ball arithmetic a regime boundary such as √2(1 − φ) must be the ball of √2, not math.sqrt(2): an r
+    bracket 2⁻¹⁰⁰ around √2/2 straddles the exact boundary (no certificate: the bound is not monotone across it)
+    while the float √2/2 lies 4.8e-17 above both its ends and would let the corners be evaluated across it."""
+    from types import SimpleNamespace
+
+    from learners import numeric as nm
+
+    with nm.ball_arithmetic(256):
+        half, eps = K.SQRT2() / 2, nm.ball(2.0 ** -100)
+        g = SimpleNamespace(r_lo=half - eps, r_hi=half + eps, gamma_lo=nm.ball(1), gamma_hi=nm.ball(1))
+        hi, lo = bo.extremes(lambda r, gs: nm.ball(1), g, breaks=(K.SQRT2() / 2,))
+        assert not hi.a.is_finite() and not lo.a.is_finite()
+        hi, _ = bo.extremes(lambda r, gs: nm.ball(1), g, breaks=(math.sqrt(2) / 2,))
+        assert hi.a.is_finite()  # the rounded boundary misses the crossing
+
+
+@pytest.mark.claim("OMM-L43")
+def test_l43_lp_case_below_one_is_not_certified_from_a_lower_bound():
+    """p = 3, 0 < η ≤ δ: κ∘ < 1 holds by Lemma 4.3's compactness argument, but the numerical maximisation gives a
+    lower bound of κ∘ only, which proves nothing about κ∘ < 1: the float verdict holds, the certified one is
+    inconclusive (main certified it). The cases η ≤ 0 (= 1) and δ < η (−∞) are exact for every p: certified."""
+    r = bounds.check("OMM-L43", params={"delta": 0.5, "eta": 0.2, "p": 3.0}, certify=True)
+    assert r.float_verdict == "holds" and r.verdict == "inconclusive" and "compactness" in r.certificate.reason
+    for eta in (-0.2, 0.75):
+        r = bounds.check("OMM-L43", params={"delta": 0.5, "eta": eta, "p": 3.0}, certify=True)
+        assert r.verdict == "holds" and accepted(r)
