@@ -154,8 +154,8 @@ def _exact(v: Any) -> Any:
         return nm.ball(v.exact)
     if type(v) is float:
         return nm.ball(v)
-    if type(v) in (list, tuple) and any(isinstance(e, float) for e in v):
-        return type(v)(_exact(e) if isinstance(e, float) else e for e in v)
+    if type(v) in (list, tuple) and any(type(e) is float or isinstance(e, ExactDecimal) for e in v):
+        return type(v)(_exact(e) if type(e) is float or isinstance(e, ExactDecimal) else e for e in v)
     return v
 
 
