@@ -97,19 +97,23 @@ class LpNorm:
     def segment_min(self, u: np.ndarray, z: np.ndarray) -> tuple[Any, Any]:
         """(β*, min_{β∈[0,1]} ‖u − βz‖): eq. 7. l_2: the closed form of §5.1; other p: bounded line search."""
         if self.euclidean:
-            uz, zz = u @ z, z @ z
-            if uz < 0 or zz == 0:
-                beta = nm.scalar(0)
-            elif uz > zz:
-                beta = nm.scalar(1)
-            else:
-                beta = uz / zz
+            beta = beta_star(u @ z, z @ z, nm.scalar(0), nm.scalar(1))
             r = u - beta * z
             return beta, nm.sqrt(r @ r)
         return _line_search(lambda b: float(np.linalg.norm(u - b * z, self.p)))
 
     def spec(self) -> str:
         return f"l{self.p:g}"
+
+
+def beta_star(uz, zz, zero=0, one=1):
+    """§5.1's minimiser of eq. 7 for l_2 from uᵀz and ‖z‖²: 0 if uᵀz < 0, uᵀz/‖z‖² if 0 ≤ uᵀz ≤ ‖z‖², 1 if
+    uᵀz > ‖z‖² (z = 0: every β minimises, 0 is taken). Works on floats, balls and Fractions alike."""
+    if uz < 0 or zz == 0:
+        return zero
+    if uz > zz:
+        return one
+    return uz / zz
 
 
 def _line_search(f) -> tuple[float, float]:
@@ -389,8 +393,7 @@ class EfficientOMM(OnlineMaxMargin):
             xq = _fractions(x)
             uq = [p - m for p, m in zip(vp, vm)]
             zq = [p - a for p, a in zip(vp, xq)] if y == 1 else [a - m for a, m in zip(xq, vm)]
-            uz, zz = _dot(uq, zq), _dot(zq, zq)
-            bq = Fraction(0) if uz < 0 or zz == 0 else (Fraction(1) if uz > zz else uz / zz)
+            bq = beta_star(_dot(uq, zq), _dot(zq, zq), Fraction(0), Fraction(1))
             beta = nm.ball(bq)
             exact = ([p - bq * s for p, s in zip(vp, zq)], vm) if y == 1 else (vp, [m + bq * s for m, s in zip(vm, zq)])
         self.log("beta", beta)

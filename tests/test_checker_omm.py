@@ -975,3 +975,48 @@ def test_l43_lp_case_below_one_is_not_certified_from_a_lower_bound():
     for eta in (-0.2, 0.75):
         r = bounds.check("OMM-L43", params={"delta": 0.5, "eta": eta, "p": 3.0}, certify=True)
         assert r.verdict == "holds" and accepted(r)
+
+
+# ------------------------------------------------------------------------------ pins for the mutation survivors
+def test_beta_star_as_printed():
+    """§5.1: β*(u, z) = 0 if uᵀz < 0; uᵀz/‖z‖² if 0 ≤ uᵀz ≤ ‖z‖²; 1 if uᵀz > ‖z‖² (z = 0: 0), in Fractions. On
+    Algorithm 1's updates uᵀz = ‖u‖(γ_t − a_t) > 0, so the first case is reached only by the function itself."""
+    from learners.omm import beta_star
+
+    cases = [(Q(-1, 3), Q(2), Q(0)), (Q(0), Q(0), Q(0)), (Q(0), Q(2), Q(0)), (Q(1, 3), Q(2), Q(1, 6)),
+             (Q(2), Q(2), Q(1)), (Q(3), Q(2), Q(1)), (Q(-3), Q(2), Q(0))]
+    for uz, zz, want in cases:
+        assert beta_star(uz, zz, Q(0), Q(1)) == want, (uz, zz)
+
+
+@pytest.mark.claim("OMM-APPA")
+def test_appa_symbolic_reports_the_monotone_ratio_and_its_limit():
+    """App. A's float path also reports that f(r) = log(2(r + 1))/log(2/r) increases on a grid of [1, √2) and its
+    value just below √2, which is the printed supremum 2 log(2(√2 + 1))/log 2 (f's limit there)."""
+    r = bounds.check("OMM-APPA", params={"mode": "symbolic"}, certify=False)
+    sup = 2 * math.log(2 * (math.sqrt(2) + 1)) / math.log(2)
+    assert r.terms["increasing on grid"] is True
+    assert r.terms["f(sqrt2-)"] == pytest.approx(sup, rel=1e-12) and r.terms["sup (printed)"] == pytest.approx(sup)
+
+
+@pytest.mark.claim("OMM-L44")
+@pytest.mark.claim("OMM-T41")
+def test_the_reported_row_is_a_worst_one():
+    """The row a certificate reports (its lhs and rhs) is one with the smallest slack rhs − lhs among the rows the
+    statement checks (every round of Lemma 4.4's two inequalities; every φ of Theorem 4.1): the referee's slacks
+    on an instance where they differ."""
+    X = np.array([[1.0, 0.0], [-1.0, 0.0], [0.5, 0.5], [-0.25, 1.0], [2.0, -1.0], [0.75, -0.5], [-0.5, -0.75],
+                  [0.25, 0.25]])
+    y = np.array([1, -1, 1, -1, 1, 1, -1, 1])
+    r = check("OMM-L44", X, y, "omm-efficient", rho=1.0, phi=0.5)
+    assert r.verdict == "holds" and accepted(r) and r.terms["rounds"] >= 2
+    ref = omm_run(X, y, 1)
+    D2, _ = diameter_sq(X, y)
+    kr = kappa_sq_from_squares(D2 / gamma_star_sq(X, y) / 4, Q(1, 4))
+    slacks = []
+    for t, g in enumerate(ref["gamma_sq"]):
+        if g is not None and int(y[t]) * ref["num"][t] < Q(1, 2) * 2 * g:
+            first = kappa_sq_from_squares(D2 / (4 * g), (1 - int(y[t]) * ref["num"][t] / (2 * g)) / 2)
+            slacks += [math.sqrt(first) - math.sqrt(ref["next_sq"][t] / g), math.sqrt(kr) - math.sqrt(first)]
+    reported = float(mp(Q(claimed(r)["rhs"][0])) - mp(Q(claimed(r)["lhs"][1])))
+    assert len(set(round(v, 9) for v in slacks)) > 1 and reported <= min(slacks) + 1e-9, (reported, slacks)
