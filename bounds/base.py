@@ -445,6 +445,10 @@ class Claim:
 
     #: Why no verdict of this claim can be certified (e.g. a Monte Carlo estimate); None when it can.
     uncertifiable: ClassVar[str | None] = None
+    #: True when the claim's statement (checker/claims) decides exact ties that ball arithmetic cannot (a norm equal
+    #: to another, exact squares): a ball re-derivation whose balls merely overlap then proposes the float64 verdict
+    #: to the checker instead of stopping (bounds/certify.py); the verdict is certified only if the checker accepts.
+    exact_ties: ClassVar[bool] = False
 
     def uncertified_reason(self, res: ClaimResult) -> str | None:
         """Why ``res`` cannot be certified (None: bounds.certify may try); default :attr:`uncertifiable`."""

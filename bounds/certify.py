@@ -154,7 +154,7 @@ def _certify(claim, res, X, y, kernel, comparator) -> Certificate:
                            time.monotonic() - t0)
         if bres.holds is None:
             cert.reason = "; ".join(bres.notes) or "the balls overlap"
-            if prec != PRECISIONS[-1]:
+            if prec != PRECISIONS[-1] and not _exact_tie(claim, bres):
                 last = cert.reason
                 continue  # a near-tie: try once more at the higher precision
             _propose_float_verdict(cert, claim, bres, res, X, y, kernel, evidence)
@@ -174,16 +174,17 @@ def _propose_float_verdict(cert: Certificate, claim, bres, res, X, y, kernel, ev
     """The balls cannot decide (an exact tie of lhs and rhs, which two balls around one number never separate): the
     float64 verdict is proposed in a certificate written from the ball run, and it is certified when the checker,
     whose exact rationals decide ties that balls cannot, accepts it; otherwise the verdict stays inconclusive."""
-    import dataclasses
-
     import checker
 
     if claim.id not in checker.known() or res.holds is None:
         return
+    undecided, bres.holds = bres.holds, res.holds  # the proposal (the result keeps its evidence attributes)
     try:
-        doc = build(claim, dataclasses.replace(bres, holds=res.holds), X, y, kernel, evidence)
+        doc = build(claim, bres, X, y, kernel, evidence)
     except NotExact:
         return
+    finally:
+        bres.holds = undecided
     outcome = checker.verify(doc)
     if outcome.accepted:
         cert.holds, cert.reason, cert.document, cert.checker = res.holds, "", doc, outcome.to_json()
@@ -191,6 +192,16 @@ def _propose_float_verdict(cert: Certificate, claim, bres, res, X, y, kernel, ev
                           f"certificate checker decided the float64 verdict exactly")
     else:
         cert.reason += f"; the certificate checker does not accept the float64 verdict either: {outcome.reason}"
+
+
+def _exact_tie(claim, bres) -> bool:
+    """An undecided ball result that is an exact tie by construction, proposed to the checker at once (a higher
+    precision cannot decide it): for a claim that declares ``exact_ties`` (its statement decides ties exactly, e.g.
+    by exact squares), when the balls merely overlap (the calculator named no reason the verdict cannot be
+    certified)."""
+    return (getattr(claim, "exact_ties", False)
+            and any(n.startswith("inconclusive in ball arithmetic") for n in bres.notes)
+            and not any(n.startswith("inconclusive: ") for n in bres.notes))
 
 
 def _check_certificate(cert: Certificate, claim, bres, X, y, kernel, evidence: dict,

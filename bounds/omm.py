@@ -22,6 +22,9 @@ phase), i.e. the trace's main-phase rounds; m(φ) = #{margin_t ≤ φγ_t}, m̄(
 from __future__ import annotations
 
 import math
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 
@@ -30,7 +33,8 @@ from learners import params as P
 from learners.omm import P_MAX, P_MIN, LpNorm
 
 from learners import numeric as nm
-from learners.maxmargin import NotSeparableError, arb_precision, certified_margin, float_down, float_up, geometry
+from learners.maxmargin import (NotSeparableError, arb_precision, certified_margin, exact_diameter_sq, exact_weights,
+                                float_down, float_up, geometry)
 
 from . import omm_kappa as K
 from .base import Claim, ClaimResult, Context, tolerance
@@ -43,6 +47,16 @@ SOLVER_RTOL_POW = 1e-5  # the same for power-cone problems (l_p, p ≠ 2), where
 
 
 # ------------------------------------------------------------------------------------------------- helpers
+def fr(ctx: Context, name: str) -> Fraction:
+    """The exact value of a parameter as given (the decimal typed on the command line, a float's binary value)."""
+    return K.exact_value(ctx.params[name] if name in ctx.params else ctx.claim_params[name])
+
+
+def pv(ctx: Context, name: str):
+    """A real parameter as a number of the current backend: its exact value as a (tight) ball in ball arithmetic."""
+    return K.number(fr(ctx, name))
+
+
 def p_of(ctx: Context) -> float:
     return float(ctx.params.get("p", 2.0))
 
@@ -51,8 +65,14 @@ def rho_of(ctx: Context) -> float:
     return 0.0 if ctx.learner == "omm-conservative" else float(ctx.params.get("rho", 1.0))
 
 
+def rho_exact(ctx: Context) -> Fraction:
+    """ρ exactly as given (the hypotheses φ ≤ ρ are decided on exact values)."""
+    return Fraction(0) if ctx.learner == "omm-conservative" else K.exact_value(ctx.params.get("rho", 1.0))
+
+
 def geo(ctx: Context, p: float | None = None):
-    """The certified sequence geometry (cached on the context; float64 even inside a high-precision replay).
+    """The certified sequence geometry (cached on the context; float64 even inside a high-precision replay); in
+    ball arithmetic the :class:`BallGeometry` built from exact data (what the certificate carries).
 
     Raises PreconditionError "separable (Assumption 2)" when the classes are proven not separable."""
     if "_geo" not in ctx.__dict__:
@@ -61,7 +81,122 @@ def geo(ctx: Context, p: float | None = None):
                 ctx._geo = geometry(np.asarray(ctx.X, float), np.asarray(ctx.y), p_of(ctx) if p is None else p)
         except NotSeparableError as exc:
             ctx.require("separable (Assumption 2)", False, str(exc))
+    if nm.is_ball() and ctx._geo.uncertified is None:
+        if "_bgeo" not in ctx.__dict__:
+            ctx._bgeo = ball_geometry(ctx, ctx._geo, p_of(ctx) if p is None else p)
+        record("gamma_star", ctx._bgeo.evidence)
+        return ctx._bgeo
     return ctx._geo
+
+
+# ------------------------------------------------------------------ certificates: evidence and ball geometry
+_EVIDENCE: ContextVar = ContextVar("omm_evidence", default=None)
+
+
+def record(key: str, value) -> None:
+    """Record evidence for the certificate of the check in progress (ball arithmetic only; see OmmClaim)."""
+    ev = _EVIDENCE.get()
+    if ev is not None and nm.is_ball():
+        ev[key] = value
+
+
+class OmmClaim(Claim):
+    """A paper-004 calculator (``exact_ties``: its statements decide ties exactly, see bounds/certify.py): in ball
+    arithmetic the evidence its statement reads (checker/claims/omm.py) is collected while it runs (:func:`record`)
+    and written into the certificate: ``gamma_star`` (convex weights a_t and a classifier (w, b) bracketing γ*:
+    checker/maxmargin.py), ``phis``/``phi`` (the φ checked when the claim's parameter does not fix them), ``naive``
+    (n-OMM's solutions of eq. 3, per update: convex weights over the rounds) and ``translated_run`` (OMM-TI: the
+    decisions of the run on the translated sequence)."""
+
+    unit_kernel = False
+    exact_ties = True
+
+    def _check(self, X, y, kernel, learner, params, comparator) -> ClaimResult:
+        token = _EVIDENCE.set({})
+        try:
+            res = super()._check(X, y, kernel, learner, params, comparator)
+            if nm.is_ball():
+                res._evidence = dict(_EVIDENCE.get())
+                naive = getattr(getattr(res.trace, "final", None), "exact_solutions", None)
+                if naive is not None:
+                    res._evidence["naive"] = [[_q(a.get(t, 0)) for t in range(res.T)] for a in naive]
+            return res
+        finally:
+            _EVIDENCE.reset(token)
+
+    def certificate_evidence(self, res: ClaimResult) -> dict:
+        return dict(getattr(res, "_evidence", {}))
+
+
+def _q(v) -> "int | str":
+    """An exact rational as the certificate writes it."""
+    from .certificate import exact
+
+    return exact(Fraction(v) if not isinstance(v, float) else v)
+
+
+@dataclass
+class BallGeometry:
+    """The constants of a sequence in ball arithmetic from exact data: γ* ∈ [gamma_lo, gamma_hi] from the convex
+    weights a_t and the classifier (w, b) recorded as evidence (the upper end ‖v₊ − v₋‖/2 at the weights; the lower
+    end the larger of the margins of (w, b) and of Lemma 3.1's classifier at v±; for l_2 the weights are the exact
+    rational minimisers of eq. 3 when they can be found, and then both ends are the same number), D and D̄ exact
+    (l_2: exact squared norms). Attribute names as learners.maxmargin.Geometry's, so the calculators read both."""
+
+    gamma_lo: "nm.Ball"
+    gamma_hi: "nm.Ball"
+    lemma: "nm.Ball"
+    D: "nm.Ball"
+    Dbar: "nm.Ball"
+    evidence: dict
+    gamma_star: float = math.nan
+    solution: object = None
+    bracket: object = None
+    uncertified: "str | None" = None
+    notes: list = field(default_factory=list)
+
+    D_lo = property(lambda self: self.D)
+    D_hi = property(lambda self: self.D)
+    Dbar_lo = property(lambda self: self.Dbar)
+    Dbar_hi = property(lambda self: self.Dbar)
+    r_lo = property(lambda self: self.D / self.gamma_hi)
+    r_hi = property(lambda self: self.D / self.gamma_lo)
+
+
+def ball_geometry(ctx: Context, g, p: float) -> BallGeometry:
+    """The :class:`BallGeometry` of the context's sequence (l_2 only: for p ≠ 2 the bracket, w = ℓ(u) and the norms
+    are irrational, so no certificate is attempted)."""
+    if p != 2.0:
+        raise nm.Inexact(f"the certified bracket of γ* is exact for p = 2 only (p = {p:g})")
+    with nm.float64():
+        X, y = np.asarray(ctx.X, float), np.asarray(ctx.y)
+    Q = [[Fraction(float(v)) for v in row] for row in X]
+    a = exact_weights(X, y, p, g.solution, g.bracket)
+    d = X.shape[1]
+    vp = [sum((a[t] * Q[t][i] for t in range(len(y)) if y[t] == 1 and a[t]), Fraction(0)) for i in range(d)]
+    vm = [sum((a[t] * Q[t][i] for t in range(len(y)) if y[t] == -1 and a[t]), Fraction(0)) for i in range(d)]
+    u = [s - m for s, m in zip(vp, vm)]
+    dot = lambda x, z: sum((s * t for s, t in zip(x, z)), Fraction(0))  # noqa: E731
+    U2 = dot(u, u)
+    hi = nm.sqrt(nm.ball(U2)) / 2
+    lows = []
+    if U2 > 0:
+        c0 = dot(u, [s + m for s, m in zip(vp, vm)]) / 2
+        lemma = nm.ball(min(int(yt) * (dot(u, x) - c0) for x, yt in zip(Q, y))) / nm.sqrt(nm.ball(U2))
+        lows.append(lemma)
+    w = [Fraction(float(v)) for v in g.bracket.w]
+    b = Fraction(float(g.bracket.b))
+    if any(w):
+        lows.append(nm.ball(min(int(yt) * (dot(w, x) + b) for x, yt in zip(Q, y))) / nm.sqrt(nm.ball(dot(w, w))))
+    if not lows:
+        raise nm.Inexact("no classifier bounds γ* from below")
+    lo = _ball_max(lows)
+    if not lo > 0:
+        raise nm.Inexact("the margin of the certificate's classifiers is not certified positive")
+    D2, Dbar2 = exact_diameter_sq(X, y)
+    ev = {"a": [_q(v) for v in a], "w": [_q(v) for v in w], "b": _q(b)}
+    return BallGeometry(lo, hi, lemma if U2 > 0 else lo, nm.sqrt(nm.ball(D2)), nm.sqrt(nm.ball(Dbar2)), ev,
+                        gamma_star=g.gamma_star, solution=g.solution, bracket=g.bracket)
 
 
 def require_separable(ctx: Context, p: float | None = None) -> None:
@@ -73,11 +208,22 @@ def require_separable(ctx: Context, p: float | None = None) -> None:
 
 def extremes(f, g, breaks=()) -> tuple[float, float]:
     """(max, min) of f(r, γ) over [r_lo, r_hi] × [γ_lo, γ_hi]: at the corners and on both sides of each regime
-    boundary r = b inside (f monotone in r and in γ within a regime). γ_lo = 0 (not certified) gives +∞ above."""
+    boundary r = b inside (f monotone in r and in γ within a regime). γ_lo = 0 (not certified) gives +∞ above.
+
+    Ball arithmetic: every f here is non-decreasing in r and non-increasing in γ* within a regime, so the extremes are
+    f(r_hi, γ_lo) and f(r_lo, γ_hi) (the corners checker/claims/omm.py evaluates); when r_lo and r_hi lie on two sides
+    of a boundary (``breaks``: balls), or the balls cannot tell, there is no certificate: (+∞, −∞)."""
+    if nm.is_ball():
+        try:
+            straddle = any(bool(g.r_lo < b) != bool(g.r_hi < b) for b in breaks)
+        except nm.Uncertain:
+            straddle = True
+        if straddle:
+            return nm.ball(math.inf), nm.ball(-math.inf)
+        hi, lo = f(g.r_hi, g.gamma_lo), f(g.r_lo, g.gamma_hi)
+        return nm.ball(math.inf if hi is None else hi), nm.ball(math.inf if lo is None else lo)
     rs = [g.r_lo, g.r_hi]
     inside = [b for b in breaks if g.r_lo < b <= g.r_hi]
-    if inside and nm.is_ball():  # the left limit at a boundary is not a ball computation: no certificate
-        return math.inf, -math.inf
     rs += [x for b in inside for x in (b * (1 - 1e-15), b)]
     vals = []
     for gs in (g.gamma_lo, g.gamma_hi):
@@ -85,11 +231,8 @@ def extremes(f, g, breaks=()) -> tuple[float, float]:
             if not (gs > 0 and math.isfinite(r) and math.isfinite(gs)):
                 vals.append(math.inf)
                 continue
-            v = f(nm.scalar(r), nm.scalar(gs)) if nm.is_ball() else f(r, gs)
-            vals.append(math.inf if v is None or (not isinstance(v, nm.Ball) and math.isnan(v)) else v)
-    if nm.is_ball():
-        balls = [nm.ball(v) for v in vals]
-        return _ball_max(balls), nm.bmin(*balls)
+            v = f(r, gs)
+            vals.append(math.inf if v is None or math.isnan(v) else v)
     return max(vals), min(vals)
 
 
@@ -109,6 +252,8 @@ def capped(g, g3):
         return g
     import dataclasses
 
+    if isinstance(g, BallGeometry):
+        return dataclasses.replace(g, gamma_hi=nm.bmin(g.gamma_hi, g3))
     return dataclasses.replace(g, gamma_hi=max(g.gamma_lo, min(g.gamma_hi, nm.upper(g3))))
 
 
@@ -187,7 +332,10 @@ def violation_mask(tr, phi: float, gamma_ref: "float | None" = None) -> np.ndarr
 
 
 def below_phi(tr, phi: float) -> list[int]:
-    """The main-phase rounds with a_t < φγ_t (Lemma 4.4's selection), decided round by round."""
+    """The main-phase rounds with a_t < φγ_t (Lemma 4.4's selection), decided round by round (none when the
+    initialisation never ends: the trace then has no a_t column)."""
+    if "a" not in tr:
+        return []
     a, g = col(tr, "a"), col(tr, "gamma")
     return [int(i) for i in np.flatnonzero(main_rounds(tr)) if a[i] < nm.scalar(phi) * g[i]]
 
@@ -209,7 +357,7 @@ def _r_regimes(others: dict) -> list:
     """Boundary points of r: 1, √2, ½ and, given φ (``phi_s`` or ``phi_t``, declared before r), the regime edges of
     the §5.1 display and of κ's closed form, r = 1 − φ, √2(1 − φ) (q = r/(1 − φ) = 1, √2) and r = √(2(1 − φ))
     (η = δ²), with the midpoints between consecutive edges (a point strictly inside each regime)."""
-    pts = [1.0, 2**0.5, 0.5]
+    pts = [1.0, 2**0.5, 0.5]  # tuning: search boundary points
     phi = others.get("phi_s", others.get("phi_t"))
     if isinstance(phi, (int, float)) and phi < 1:
         edges = sorted({1.0 - phi, 2**0.5 * (1.0 - phi), (2.0 * (1.0 - phi)) ** 0.5})
@@ -218,6 +366,22 @@ def _r_regimes(others: dict) -> list:
 
 
 R_PARAM = P.positive("r", 1.0, "r > 0 of the symbolic mode", boundary=_r_regimes)
+
+
+def phis_given(ctx: Context) -> list:
+    """The claim's ``phis`` as numbers of the current backend (exact balls of the values given, in ball mode)."""
+    given = ctx.params.get("phis", ctx.claim_params["phis"])
+    return [K.number(K.exact_value(v)) for v in given] if nm.is_ball() else list(given)
+
+
+def fr_list(ctx: Context, name: str) -> list:
+    return [K.exact_value(v) for v in ctx.params.get(name, ctx.claim_params[name])]
+
+
+def grid_recorded(grid: list) -> list:
+    """A φ grid of the calculator's own (floats), recorded as the certificate's evidence ``phis``."""
+    record("phis", [_q(v) for v in grid])
+    return [nm.ball(v) for v in grid] if nm.is_ball() else grid  # the grid's floats, exactly
 
 
 def phi_grid(rho: float, n: int = 21) -> list[float]:
@@ -313,7 +477,7 @@ def translation_gap(name: str, X, y, u, **params) -> dict:
 
 # -------------------------------------------------------------------------------------------------- claims
 @claim
-class Lemma31(Claim):
+class Lemma31(OmmClaim):
     """OMM-L31 (Lemma 3.1): γ(V₊, V₋) = τ(V₊, V₋)/2 and (w, b) = (ℓ(v₊ − v₋), −½wᵀ(v₊ + v₋)) is optimal for eq. 2.
 
     Checked against the certified oracle for the l_p norm ``p`` on a separable sequence (Assumption 2, certified):
@@ -323,14 +487,23 @@ class Lemma31(Claim):
     lhs = 0 (no certified lower bound on either deviation can be positive: the exact certificates are not known,
     so a violation is never certified from a float solve), rhs = 0, rhs_lower = −(the larger of the two certified
     deviations); "holds" when that is within SOLVER_RTOL·τ (the conic solver's accuracy; reported).
+
+    Certified (issue 24) for l_2: the certificate carries the exact rational minimisers of eq. 3 (their KKT system
+    solved and verified in rationals), at which both deviations are exactly 0, which the checker decides exactly
+    (checker/claims/omm.py). For p ≠ 2 the minimisers and ℓ(v₊ − v₋) are irrational: the bracket keeps a positive
+    width, an equality cannot be proven, and the verdict stays inconclusive (``uncertified_reason``).
     """
 
     id = "OMM-L31"
     learners = ()
     PARAMS = (P_PARAM,)
     unit_kernel = False
-    uncertifiable = ("an equality of two optimal values: the certified bracket bounds the deviation (its width is "
-                     "reported) but ball arithmetic cannot prove it zero, nor a violation without exact certificates")
+
+    def uncertified_reason(self, res):
+        if float(res.params.get("p", 2.0)) != 2.0:
+            return ("for p ≠ 2 the minimisers of eq. 3 and ℓ(v₊ − v₋) are irrational: the bracket has a positive "
+                    "width, so the equality of the two optimal values cannot be proven (its deviation is reported)")
+        return None
 
     def preconditions(self, ctx):
         require_separable(ctx, float(ctx.claim_params["p"]))
@@ -339,6 +512,11 @@ class Lemma31(Claim):
         p = float(ctx.claim_params["p"])
         lp = LpNorm(p)
         g = geo(ctx, p)
+        if nm.is_ball():  # l_2, exact data: the bracket at the (exact, when found) minimisers of eq. 3
+            dev_tau, dev_w = g.gamma_hi - g.gamma_lo, g.gamma_hi - g.lemma
+            terms = {"tau/2 (upper)": g.gamma_hi, "margin of (w,b) of Lemma 3.1": g.lemma, "gamma* lower": g.gamma_lo,
+                     "|gamma - tau/2| <=": dev_tau, "gamma - margin(w,b) <=": dev_w, "p": p}
+            return ctx.result(0.0, 0.0, terms, rhs_lower=-nm.bmax(dev_tau, dev_w))
         sol = g.solution
         if sol is None:  # no float solution at all: nothing to compare, the bracket is the reason
             return ctx.result(0.0, 0.0, {"p": p}, uncertified=uncertified(g) or "no max-margin solution")
@@ -357,7 +535,7 @@ class Lemma31(Claim):
 
 
 @claim
-class Lemma41(Claim):
+class Lemma41(OmmClaim):
     """OMM-L41 (Lemma 4.1): γ_t ≥ γ* for every t ≥ 3 (naive and efficient, any ρ).
 
     lhs = γ_lo (the certified bracket's lower end: a violation needs even that above min_t γ_t), rhs = min_t γ_t,
@@ -377,6 +555,11 @@ class Lemma41(Claim):
         main = main_rounds(tr)
         gmin = nm.bmin(*col(tr, "gamma")[main]) if main.any() else math.inf
         rhs = gmin if main.any() else g.gamma_hi
+        if isinstance(g, BallGeometry):
+            terms = {"gamma* lower": g.gamma_lo, "gamma* upper": g.gamma_hi, "rounds": int(main.sum())}
+            if main.any():
+                terms["min gamma_t"] = gmin
+            return ctx.result(g.gamma_lo, rhs, terms, rhs_lower=rhs - (g.gamma_hi - g.gamma_lo))
         tol = tolerance(g.gamma_hi, mid(rhs)) + (SOLVER_RTOL * g.gamma_hi if ctx.learner == "omm-naive" else 0.0)
         lhs, rhs, lo, _ = gamma_row(g, rhs, rhs, "gamma*")
         return ctx.result(lhs, rhs, {"gamma* (solver)": g.gamma_star, "gamma* certified": [g.gamma_lo, g.gamma_hi],
@@ -387,12 +570,14 @@ class Lemma41(Claim):
 def _kappa_circ_upper(delta: float, eta: float, p: float) -> float:
     """An upper bound on κ∘ usable for a certified violation: the closed form for l_2, 1 (β = 0) otherwise."""
     if LpNorm(p).euclidean:
-        return K.kappa_circ_closed(delta, eta)
+        if not isinstance(delta, nm.Ball) and delta == 0:  # z = 0 (x_t = v₊): eq. 5 gives 1 (the closed form's 0/0)
+            return 1.0
+        return K.kappa_circ_closed(delta, eta, feasible=True)  # η ≤ δ at the round's own (u, z) (Cauchy–Schwarz)
     return 1.0 if delta >= max(eta, 0.0) else -math.inf
 
 
 @claim
-class Lemma42(Claim):
+class Lemma42(OmmClaim):
     """OMM-L42 (Lemma 4.2): on every update, γ_{t+1}/γ_t ≤ κ∘(‖v₊ − x‖/‖v̄‖, ℓ(v̄)ᵀ(v₊ − x)/‖v̄‖) (y = +1; the
     mirrored arguments for y = −1) at the certificates of γ_t.
 
@@ -430,7 +615,7 @@ class Lemma42(Claim):
 
 
 @claim
-class Lemma43(Claim):
+class Lemma43(OmmClaim):
     """OMM-L43 (Lemma 4.3): for δ, η ∈ ℝ, κ∘(δ, η) = −∞ if δ < η; < 1 if δ ≥ η > 0; = 1 if η ≤ 0.
 
     Symbolic/numeric (no sequence): at the claim's (delta, eta, p), the printed case is compared with eq. 5. The
@@ -469,8 +654,17 @@ class Lemma43(Claim):
             out.append(("= 1", 1.0))
         return out
 
+    def uncertified_reason(self, res):
+        d, e = (K.exact_value(res.params.get(k, v)) for k, v in (("delta", 0.5), ("eta", 0.25)))
+        if float(res.params.get("p", 2.0)) != 2.0 and d >= e > 0:
+            return ("for p ≠ 2, κ∘ has no computable upper bound here: the case '< 1' rests on compactness, and the "
+                    "numerical maximisation gives a lower bound only")
+        return None
+
     def evaluate(self, ctx):
         c = ctx.claim_params
+        if nm.is_ball():
+            return self._exact(ctx)
         delta, eta, p = float(c["delta"]), float(c["eta"]), float(c["p"])
         val, how = self.truth(delta, eta, p, c["d"])
         worst = 0.0
@@ -486,9 +680,35 @@ class Lemma43(Claim):
         return ctx.result(worst, 0.0, {"kappa_circ (eq. 5)": val, "printed case(s)": cases, "how": how},
                           tol=1e-12, notes=[f"κ∘({delta:g}, {eta:g}) by {how}"])
 
+    def _exact(self, ctx):
+        """Ball arithmetic, l_2: the cases decided in exact rationals, κ∘ from eq. 5 (omm_kappa.kappa_circ_sq_eq5); a
+        disagreement in kind counts 1 (a certificate carries finite numbers; the float64 path reports ∞)."""
+        delta, eta = fr(ctx, "delta"), fr(ctx, "eta")
+        h = K.kappa_circ_sq_eq5(delta, eta)
+        gaps = []
+        if delta < eta:
+            gaps.append(0.0 if h is None else 1.0)
+        if delta >= eta > 0:
+            gaps.append(0.0 if h is not None and h < 1 else 1.0)
+        if eta <= 0:
+            gaps.append(1.0 if h is None else nm.sqrt(nm.ball(h)) - 1)
+        terms = {} if h is None else {"kappa_circ (eq. 5)": nm.sqrt(nm.ball(h))}
+        return ctx.result(nm.bmax(0.0, *gaps), 0.0, terms, notes=["exact rationals; κ∘ from eq. 5"])
+
+
+def _closed_sq(delta: Fraction, eta: Fraction) -> "Fraction | None | str":
+    """The square of §5.1's printed closed form of κ∘ (case order as printed), None for −∞, "undefined" at 0/0."""
+    if max(Fraction(0), eta) > delta:
+        return None
+    if eta < 0 <= delta:
+        return Fraction(1)
+    if 0 <= eta <= min(delta * delta, delta):
+        return "undefined" if delta == 0 else 1 - eta * eta / (delta * delta)
+    return 1 + delta * delta - 2 * eta
+
 
 @claim
-class ClosedFormKappa(Claim):
+class ClosedFormKappa(OmmClaim):
     """OMM-K2 (§5.1): the l_2 closed form of κ∘(δ, η) equals definition eq. 5.
 
     lhs = |closed form − numerical maximum of eq. 5| (bounds.omm_kappa.kappa_circ_numeric: exact reduction to a
@@ -503,6 +723,18 @@ class ClosedFormKappa(Claim):
     PARAMS = (DELTA, ETA)
 
     def evaluate(self, ctx):
+        if nm.is_ball():  # exact rationals: the closed form against eq. 5 from its definition
+            delta, eta = fr(ctx, "delta"), fr(ctx, "eta")
+            closed = _closed_sq(delta, eta)
+            true = K.kappa_circ_sq_eq5(delta, eta)
+            terms = {} if true is None else {"eq. 5": nm.sqrt(nm.ball(true))}
+            if isinstance(closed, Fraction):
+                terms["closed form"] = nm.sqrt(nm.ball(closed))
+            if closed == "undefined" or (closed is None) != (true is None):
+                lhs = 1.0  # a disagreement in kind (a certificate carries finite numbers; float64 reports ∞)
+            else:
+                lhs = 0.0 if closed is None else abs(terms["closed form"] - terms["eq. 5"])
+            return ctx.result(lhs, 0.0, terms)
         delta, eta = float(ctx.claim_params["delta"]), float(ctx.claim_params["eta"])
         closed = K.kappa_circ_closed(delta, eta)
         num, wit = K.kappa_circ_numeric(delta, eta)
@@ -516,7 +748,7 @@ class ClosedFormKappa(Claim):
 
 
 @claim
-class Lemma44(Claim):
+class Lemma44(OmmClaim):
     """OMM-L44 (Lemma 4.4): for φ ≤ ρ and t ≥ 3 with a_t < φγ_t:
     γ_{t+1}/γ_t ≤ κ∘(D/(2γ_t), (γ_t − a_t)/(2γ_t)) ≤ κ(r, φ).
 
@@ -536,14 +768,19 @@ class Lemma44(Claim):
 
     def preconditions(self, ctx):
         _require_omm(ctx)
-        phi = self._phi(ctx)
-        ctx.require("phi <= rho", phi <= rho_of(ctx), f"phi = {phi}, rho = {rho_of(ctx)}")
-        ctx.require("phi < 1", phi < 1, f"phi = {phi}")
+        phi = K.exact_value(self._phi(ctx, record_it=False))
+        ctx.require("phi <= rho", phi <= rho_exact(ctx), f"phi = {float(phi)}, rho = {rho_of(ctx)}")
+        ctx.require("phi < 1", phi < 1, f"phi = {float(phi)}")
         require_separable(ctx)
 
-    def _phi(self, ctx):
+    def _phi(self, ctx, record_it: bool = True):
         phi = ctx.params.get("phi")
-        return float(rho_of(ctx) if rho_of(ctx) < 1 else 0.999) if phi is None else float(phi)
+        if phi is None:  # φ = ρ, or 0.999 at ρ = 1 (the lemma needs φ < 1): recorded for the certificate
+            phi = ctx.params.get("rho", 1.0) if rho_of(ctx) < 1 else 0.999
+            phi = 0.0 if ctx.learner == "omm-conservative" else phi
+            if record_it:
+                record("phi", _q(K.exact_value(phi)))
+        return K.number(K.exact_value(phi)) if nm.is_ball() else float(phi)
 
     def evaluate(self, ctx):
         if p_of(ctx) != 2.0:
@@ -552,10 +789,13 @@ class Lemma44(Claim):
         main = main_rounds(tr)
         rows = []
         k_hi, k_lo = extremes(lambda r, gs: K.kappa(r, phi), g, breaks=(1 - phi,))
+        Ds = (g.D_lo,) if g.D_lo is g.D_hi else (g.D_lo, g.D_hi)
         for i in below_phi(tr, phi):
             gt, a = num(col(tr, "gamma")[i]), num(col(tr, "a")[i])
             ratio = num(col(tr, "gamma_next")[i]) / gt
-            mid_lo, mid_hi = (K.kappa_circ_closed(D / (2 * gt), (gt - a) / (2 * gt)) for D in (g.D_lo, g.D_hi))
+            # feasible: η = uᵀz/‖u‖² ≤ ‖z‖/‖u‖ ≤ D/(2γ_t) (Cauchy–Schwarz; z joins two points of one class)
+            mids = [K.kappa_circ_closed(D / (2 * gt), (gt - a) / (2 * gt), feasible=True) for D in Ds]
+            mid_lo, mid_hi = mids[0], mids[-1]
             rows.append((ratio, mid_hi, mid_lo, int(i) + 1, "first"))  # κ∘ is non-decreasing in δ
             spread = 0.0 if mid_hi is mid_lo or (not nm.is_ball() and mid_hi == mid_lo) else mid_hi - mid_lo
             rows.append((mid_lo, k_hi, k_lo - spread, int(i) + 1, "second"))
@@ -601,7 +841,7 @@ def _theorem_rows(ctx, bound_of, phis, breaks_of=lambda phi: ()):
 
 
 @claim
-class Theorem41(Claim):
+class Theorem41(OmmClaim):
     """OMM-T41 (Theorem 4.1): for every φ ≤ ρ, m(φ) ≤ 0 if φ < 1 − r, else log(γ₃/γ*)/(−log κ(r, φ)); and
     m̄(φ) ≤ m(φ) (Lemma 4.1).
 
@@ -620,16 +860,20 @@ class Theorem41(Claim):
 
     def preconditions(self, ctx):
         _require_omm(ctx)
-        phis = self._phis(ctx)
-        ctx.require("phi <= rho", max(phis) <= rho_of(ctx) and max(phis) < 1, f"max phi {max(phis)}")
+        if ctx.claim_params["phis"]:
+            top = max(fr_list(ctx, "phis"))
+        else:
+            with nm.float64():
+                top = Fraction(max(self._phis(ctx)))
+        ctx.require("phi <= rho", top <= rho_exact(ctx) and top < 1, f"max phi {float(top)}")
         require_separable(ctx)
 
     def _phis(self, ctx):
         if ctx.claim_params["phis"]:
-            return list(ctx.claim_params["phis"])
+            return phis_given(ctx)
         rho = rho_of(ctx)
         if p_of(ctx) == 2.0:
-            return phi_grid(rho)
+            return grid_recorded(phi_grid(rho))
         top = rho if rho < 1 else 0.999
         return sorted({-1.0, 0.0, top / 2, top})
 
@@ -666,7 +910,7 @@ class Theorem41(Claim):
 
 
 @claim
-class Section51(Claim):
+class Section51(OmmClaim):
     """OMM-S51 (§5.1 display): the explicit l_2 bound on m(φ) in three regimes (r/(1−φ) < 1; < √2; ≥ √2).
 
     Two modes. ``mode = "run"`` (D): m(φ) ≤ the display, for every φ ≤ ρ on a grid, on the learner's run.
@@ -686,15 +930,18 @@ class Section51(Claim):
         if ctx.claim_params["mode"] == "run":
             _require_omm(ctx)
             ctx.require("p = 2", p_of(ctx) == 2.0, "the display is for l_2")
+            if ctx.claim_params["phis"]:  # Theorem 4.1's hypothesis, which the display inherits
+                top = max(fr_list(ctx, "phis"))
+                ctx.require("phi <= rho", top <= rho_exact(ctx) and top < 1, f"max phi {float(top)}")
             require_separable(ctx)
         else:
-            ctx.require("phi < 1", float(ctx.claim_params["phi_s"]) < 1, "phi must be < 1")
-            ctx.require("r > 0", float(ctx.claim_params["r"]) > 0, "r must be > 0")
+            ctx.require("phi < 1", fr(ctx, "phi_s") < 1, "phi must be < 1")
+            ctx.require("r > 0", fr(ctx, "r") > 0, "r must be > 0")
 
     def evaluate(self, ctx):
         if ctx.claim_params["mode"] == "run":
-            phis = ctx.claim_params["phis"] or phi_grid(rho_of(ctx))
-            rows = _theorem_rows(ctx, K.s51_bound, phis, lambda phi: (1 - phi, math.sqrt(2) * (1 - phi)))
+            phis = phis_given(ctx) if ctx.claim_params["phis"] else grid_recorded(phi_grid(rho_of(ctx)))
+            rows = _theorem_rows(ctx, K.s51_bound, phis, lambda phi: (1 - phi, K.SQRT2() * (1 - phi)))
             lhs, rhs, lo, phi = _worst(rows)
             g = geo(ctx)
             return ctx.result(lhs, rhs, {"phi": phi, "r certified": [g.r_lo, g.r_hi]}, rhs_lower=lo,
@@ -702,41 +949,48 @@ class Section51(Claim):
         return symbolic_s51(ctx)
 
 
-def _exact_factors(r, phi):
-    """(printed X, κ(r, φ)² from the closed form) as sympy rationals; None where the bound is 0."""
-    import sympy as sp
-
-    r, phi = sp.nsimplify(r), sp.nsimplify(phi)
-    q = r / (1 - phi)
-    if q < 1:
+def _exact_factors(r: Fraction, phi: Fraction):
+    """(printed X of the §5.1 display, κ(r, φ)² from eq. 6 and the closed form of κ∘) as exact rationals at the
+    parameters' exact values (never a "nicer" nearby number: a Python float is its binary value, a decimal typed on
+    the command line that decimal); None where the bound is 0. Regimes decided exactly: q = r/(1 − φ) < √2 iff
+    r² < 2(1 − φ)² (1 − φ > 0), and η ≤ δ² iff (1 − φ)/2 ≤ r²/4."""
+    e = 1 - phi
+    if r < e:
         printed = None
-    elif q < sp.sqrt(2):
-        printed = phi + r ** 2 / 4
+    elif r * r < 2 * e * e:
+        printed = phi + r * r / 4
     else:
-        printed = 1 - ((1 - phi) / r) ** 2
-    delta, eta = r / 2, (1 - phi) / 2
+        printed = 1 - (e / r) ** 2
+    delta, eta = r / 2, e / 2
     if eta > delta:
         true = None
-    elif eta <= delta ** 2:
-        true = 1 - eta ** 2 / delta ** 2
+    elif eta <= delta * delta:
+        true = 1 - eta * eta / (delta * delta)
     else:
-        true = 1 + delta ** 2 - 2 * eta
+        true = 1 + delta * delta - 2 * eta
     return printed, true
 
 
+def _gap(printed, true):
+    """|printed − true| as a number of the backend; a disagreement in kind (one side has no value) is ∞ in float64
+    and 1 in ball arithmetic (a certificate carries finite numbers)."""
+    if isinstance(printed, Fraction) and isinstance(true, Fraction):
+        return K.number(abs(printed - true))
+    if printed == true:
+        return 0.0
+    return 1.0 if nm.is_ball() else math.inf
+
+
 def symbolic_s51(ctx):
-    r, phi = float(ctx.claim_params["r"]), float(ctx.claim_params["phi_s"])
+    r, phi = fr(ctx, "r"), fr(ctx, "phi_s")
     printed, true = _exact_factors(r, phi)
-    if printed is None or true is None:
-        lhs = 0.0 if printed is None and true is None else math.inf
-    else:
-        lhs = float(abs(printed - true))
-    return ctx.result(lhs, 0.0, {"printed X": str(printed), "kappa(r,phi)^2": str(true), "r": r, "phi": phi},
-                      tol=0.0, notes=["exact rational arithmetic (sympy)"])
+    return ctx.result(_gap(printed, true), 0.0, {"printed X": str(printed), "kappa(r,phi)^2": str(true),
+                                                 "r": K.number(r), "phi": K.number(phi)},
+                      tol=0.0, notes=["exact rational arithmetic at the parameters' exact values"])
 
 
 @claim
-class Table1(Claim):
+class Table1(OmmClaim):
     """OMM-TAB1 (Table 1, n-OMM & e-OMM row): mistakes ≤ {2; 2 + log(γ₃/γ*)/(−log(r/2)); 2 + 2log(γ₃/γ*)/
     (−log(1 − 1/r²))} and "max # iters to reach at least φγ* margin" ≤ the second column (regimes as printed).
 
@@ -756,26 +1010,27 @@ class Table1(Claim):
                       boundary=(0.0, 0.5)), MODE, R_PARAM)
 
     def preconditions(self, ctx):
-        phi = float(ctx.claim_params["phi_t"])
+        phi = fr(ctx, "phi_t")
         if ctx.claim_params["mode"] == "run":
             _require_omm(ctx)
             ctx.require("p = 2", p_of(ctx) == 2.0, "Table 1 is for l_2")
-            ctx.require("phi <= rho", phi <= rho_of(ctx) and phi < 1, f"phi_t = {phi}, rho = {rho_of(ctx)}")
+            ctx.require("phi <= rho", phi <= rho_exact(ctx) and phi < 1,
+                        f"phi_t = {float(phi)}, rho = {rho_of(ctx)}")
             require_separable(ctx)
         else:
-            ctx.require("phi < 1", phi < 1, f"phi_t = {phi}")
+            ctx.require("phi < 1", phi < 1, f"phi_t = {float(phi)}")
 
     def evaluate(self, ctx):
         if ctx.claim_params["mode"] != "run":
             return self._symbolic(ctx)
         tr, g = ctx.trace, geo(ctx)
-        phi = float(ctx.claim_params["phi_t"])
+        phi = pv(ctx, "phi_t")
         g3 = gamma3(tr)
         if g3 is None:
             return ctx.result(tr.M, 2.0, {"note": "initialisation never ended"})
         init_mist = int(np.count_nonzero(tr.mistakes & ~main_rounds(tr)))
         iters = m_count(tr, phi, g.gamma_lo) + init_mist
-        rows = [(tr.M, *extremes(lambda r, gs: K.table1_mistakes(r, g3, gs), g, (1.0, math.sqrt(2))), "mistakes")]
+        rows = [(tr.M, *extremes(lambda r, gs: K.table1_mistakes(r, g3, gs), g, (1.0, K.SQRT2())), "mistakes")]
         notes = []
         undefined = []
 
@@ -784,7 +1039,7 @@ class Table1(Claim):
             undefined.extend([r] if v is None else [])
             return v
 
-        hi, lo = extremes(col2, g, [(1 - phi) * b for b in (1 - phi, 1.0, math.sqrt(2))])
+        hi, lo = extremes(col2, g, [(1 - phi) * b for b in (1 - phi, 1.0, K.SQRT2())])
         if undefined:
             notes.append("no printed case of the second column applies at this (r, φ): column skipped")
         else:
@@ -796,31 +1051,25 @@ class Table1(Claim):
                           uncertified=uncertified(g))
 
     def _symbolic(self, ctx):
-        import sympy as sp
-
-        r, phi = sp.nsimplify(float(ctx.claim_params["r"])), sp.nsimplify(float(ctx.claim_params["phi_t"]))
-        q = r / (1 - phi)
-        if q < 1 - phi:
+        r, phi = fr(ctx, "r"), fr(ctx, "phi_t")
+        e = 1 - phi
+        if r < e * e:  # q < 1 − φ
             printed = "2"
-        elif 1 <= q < sp.sqrt(2):
-            printed = phi + r ** 2 / 4
-        elif q >= sp.sqrt(2):
-            printed = 1 - ((1 - phi) / r) ** 2
+        elif e <= r and r * r < 2 * e * e:  # 1 ≤ q < √2
+            printed = phi + r * r / 4
+        elif r * r >= 2 * e * e:  # q ≥ √2
+            printed = 1 - (e / r) ** 2
         else:
             printed = "undefined"
         _, true = _exact_factors(r, phi)
         true = "2" if true is None else true
-        if isinstance(printed, str) or isinstance(true, str):
-            lhs = 0.0 if printed == true else math.inf
-        else:
-            lhs = float(abs(printed - true))
-        return ctx.result(lhs, 0.0, {"printed": str(printed), "2 + Thm 4.1 (closed form)": str(true),
-                                     "r": float(r), "phi": float(phi)}, tol=0.0,
-                          notes=["exact rational arithmetic (sympy)"])
+        return ctx.result(_gap(printed, true), 0.0, {"printed": str(printed), "2 + Thm 4.1 (closed form)": str(true),
+                                                     "r": K.number(r), "phi": K.number(phi)}, tol=0.0,
+                          notes=["exact rational arithmetic at the parameters' exact values"])
 
 
 @claim
-class TranslationInvariance(Claim):
+class TranslationInvariance(OmmClaim):
     """OMM-TI (Remark 3.4, App. B.5): on (x_t + u, y_t) the learner returns (w_t, b_t − w_tᵀu).
 
     Metamorphic: both runs; lhs = the largest of the per-round score differences (wᵀ(x+u) + b − wᵀu = wᵀx + b),
@@ -828,16 +1077,26 @@ class TranslationInvariance(Claim):
     (1e-5·scale for the naive version, whose steps are conic solves), scale = 1 + max|x| + max|u| (reported).
     ``u`` defaults to 5·(1, ..., 1). A float violation stands only when both runs at 50 digits violate too
     (:func:`confirm_float_gap`; learners without a high-precision path leave a float gap inconclusive).
+
+    Certified (issue 24) for l_2 learners and PUMMA on rational data whose translate is rational too (float64
+    exactly): the identity is exact there, the certificate carries both runs' decisions and the checker replays both
+    exactly (:meth:`_exact_runs`). For p ≠ 2 the runs are irrational: inconclusive (``uncertified_reason``).
     """
 
     id = "OMM-TI"
     learners = ("omm-efficient", "omm-naive", "omm-conservative", "pumma")
     unit_kernel = False
-    uncertifiable = ("an identity between two runs: ball arithmetic cannot prove a difference zero; a float gap is "
-                     "re-checked at 50 digits instead (confirm_float_gap)")
     PARAMS = (P.Param("u", "floats", None, none_ok=True, doc="the translation vector (none: 5·(1, ..., 1))"),)
 
+    def uncertified_reason(self, res):
+        if float(res.params.get("p", 2.0)) != 2.0:
+            return ("an identity between two runs of an l_p learner, p ≠ 2: its certificates are irrational, so "
+                    "no exact replay can prove the differences zero")
+        return None
+
     def evaluate(self, ctx):
+        if nm.is_ball():
+            return self._exact_runs(ctx)
         u = ctx.claim_params["u"]
         u = 5.0 * np.ones(ctx.X.shape[1]) if u is None else np.asarray(u, float)
         try:
@@ -850,9 +1109,45 @@ class TranslationInvariance(Claim):
         rel = 1e-5 if ctx.learner == "omm-naive" else 1e-8
         return confirm_float_gap(ctx, ctx.result(lhs, 0.0, gap, tol=rel * gap["scale"]), self)
 
+    def _exact_runs(self, ctx):
+        """Ball arithmetic: both runs on exact data (the translated sequence must be float64 exactly, else there is
+        no certificate), their gaps as balls; lhs = the largest gap plus the number of rounds whose predictions
+        differ. The balls cannot show a gap zero: the verdict is proposed to the certificate checker, which replays
+        both runs exactly (Remark 3.4 is an exact identity for rational data), with the translated run's decisions
+        recorded as evidence (``translated_run``)."""
+        from .certificate import run_json
+
+        with nm.float64():
+            X = np.asarray(ctx.X, float)
+        given = ctx.params.get("u")
+        uq = [Fraction(5)] * X.shape[1] if given is None else [K.exact_value(v) for v in given]
+        Xq = [[Fraction(float(a)) + s for a, s in zip(row, uq)] for row in X]
+        X2 = np.array([[float(v) for v in row] for row in Xq])
+        if any(Fraction(float(v)) != v for row in Xq for v in row):
+            raise nm.Inexact("the translated sequence x_t + u is not exactly representable in float64")
+        t1 = learner_trace(ctx)
+        if isinstance(t1, ClaimResult):
+            return t1
+        t2 = learners.make(ctx.learner, kernel="linear", **ctx.learner_params).run(X2, ctx.y)
+        record("translated_run", run_json(t2))
+        zero = nm.ball(0)
+        score_gap = nm.bmax(zero, *(abs(nm.ball(a) - nm.ball(b)) for a, b in zip(t1.score, t2.score)))
+        h1, h2 = t1.final, t2.final
+        if h1.w is None or h2.w is None:
+            w_gap = b_gap = zero if (h1.w is None) == (h2.w is None) else nm.ball(1)
+        else:
+            u = np.array([nm.ball(v) for v in uq], dtype=object)
+            w_gap = nm.bmax(zero, *(abs(a - b) for a, b in zip(h1.w, h2.w)))
+            b_gap = abs(nm.ball(h1.b) - h1.w @ u - nm.ball(h2.b))
+        yhat = int(np.sum(np.asarray(t1.yhat) != np.asarray(t2.yhat)))
+        scale = 1 + max(abs(Fraction(float(v))) for v in X.ravel()) + max(abs(v) for v in uq)
+        terms = {"score_gap": score_gap, "w_gap": w_gap, "b_gap": b_gap, "yhat_diff": yhat, "M": t1.M,
+                 "M_translated": t2.M, "scale": K.number(scale)}
+        return ctx.result(nm.bmax(score_gap, w_gap, b_gap) + yhat, 0.0, terms, rhs_lower=0.0)
+
 
 @claim
-class Example51(Claim):
+class Example51(OmmClaim):
     """OMM-EX51 (Example 5.1), every part as printed, selected by ``part``:
 
     * ``geometry``: on a sequence containing z¹, z², z³: (w*, b*) = ((0, 1), 0), γ* = 1, D̄ = √((c + r)² + 1),
@@ -877,24 +1172,30 @@ class Example51(Claim):
               P.positive("r", None, "r > 0 (none: 2/c)", none_ok=True))
 
     def _cr(self, ctx):
-        c = float(ctx.claim_params["c"])
-        r = ctx.claim_params["r"]
-        return c, (2.0 / c if r is None else float(r))
+        """(c, r) exactly as given (r = 2/c exactly when not given)."""
+        c = fr(ctx, "c")
+        return c, (2 / c if ctx.params.get("r", ctx.claim_params["r"]) is None else fr(ctx, "r"))
 
     def preconditions(self, ctx):
         part = ctx.claim_params["part"]
         ctx.require("part", part in ("geometry", "omm", "perceptron", "algebra"), f"part = {part!r}")
-        c, r = self._cr(ctx)
-        ctx.require("c, r > 0", c > 0 and r > 0, f"c = {c}, r = {r}")
+        cq, rq = self._cr(ctx)
+        ctx.require("c, r > 0", cq > 0 and rq > 0, f"c = {float(cq)}, r = {float(rq)}")
         if part in ("geometry", "omm", "perceptron"):
-            from adversaries.omm_constructions import ex51_points
-
-            P, _ = ex51_points(c, r)
             ctx.require("d = 2", ctx.X.shape[1] == 2, f"Example 5.1 lives in the plane, got d = {ctx.X.shape[1]}")
-            ok = all(np.any(np.all(np.isclose(P, x, rtol=0, atol=1e-12), axis=1)) for x in ctx.X)
-            ctx.require("points in {z1, z2, z3}", ok, "every x_t must be one of the three points")
+            pairs = [((cq, Fraction(1)), 1), ((cq, Fraction(-1)), -1), ((cq + rq, Fraction(-1)), -1)]
+            with nm.float64():
+                X = np.asarray(ctx.X, float)
+            if nm.is_ball():  # certified: the pairs (x_t, y_t) are z¹, z², z³ exactly (no tolerance)
+                ok = all((tuple(Fraction(float(v)) for v in x), int(y)) in pairs for x, y in zip(X, ctx.y))
+            else:  # float64: up to 1e-12 (z³ = (c + r, −1) is stored rounded); the labels exactly
+                P = np.array([[float(a) for a in z] for z, _ in pairs])
+                ok = all(any(np.allclose(P[k], x, rtol=0, atol=1e-12) and pairs[k][1] == y for k in range(3))
+                         for x, y in zip(X, ctx.y))
+            ctx.require("points in {z1, z2, z3}", ok, "every (x_t, y_t) must be one of z1, z2, z3 (with its label)")
         if part == "geometry":
-            hit = [any(np.array_equal(np.asarray(x, float), z) for x in ctx.X) for z in P]
+            P = [np.array([float(a) for a in z]) for z, _ in pairs]
+            hit = [any(np.array_equal(np.asarray(x, float), z) for x in X) for z in P]
             ctx.require("z1, z2, z3 in the sequence", all(hit),
                         f"the geometry part is about the set {{z1, z2, z3}}; missing: "
                         f"{[f'z{k + 1}' for k, h in enumerate(hit) if not h]}")
@@ -911,13 +1212,24 @@ class Example51(Claim):
     def _geometry(self, ctx):
         """γ* and D from the certified bracket; (w*, b*) = ((0, 1), 0) is optimal iff its margin, certified in
         arb, equals γ*: lhs = γ* − margin((0, 1), 0) ∈ [γ_lo − margin_hi, γ_hi − margin_lo]."""
-        c, r = self._cr(ctx)
+        cq, rq = self._cr(ctx)
+        c, r = float(cq), float(rq)
         g = geo(ctx, 2.0)
+        if isinstance(g, BallGeometry):  # exact data: no allowance (the pairs were checked to be exactly z¹, z², z³)
+            m = K.number(min(int(y) * Fraction(float(x[1])) for x, y in zip(np.asarray(ctx.X, float), ctx.y)))
+            rows = [deviation_row(g.gamma_lo, g.gamma_hi, 1.0, "gamma*"),
+                    deviation_row(g.D, g.D, K.number(rq), "D"),
+                    deviation_row(g.Dbar, g.Dbar, nm.sqrt(K.number((cq + rq) ** 2 + 1)), "Dbar"),
+                    (nm.bmax(0.0, g.gamma_lo - m), 0.0, -(g.gamma_hi - m), "(w*, b*) optimal")]
+            lhs, rhs, lo, which = _worst(rows, lower=True)
+            terms = {"worst": which, "gamma* lower": g.gamma_lo, "gamma* upper": g.gamma_hi, "D": g.D,
+                     "Dbar": g.Dbar, "margin of ((0,1),0)": m}
+            return ctx.result(lhs, rhs, terms, rhs_lower=lo)
         with arb_precision():
             m = certified_margin(np.asarray(ctx.X, float), ctx.y, np.array([0.0, 1.0]), 0.0, 2.0)
         eps = REPRESENTATION * (1 + c + r)  # z³ = (c + r, −1) is stored rounded: D and D̄ may move that much
         rows = [deviation_row(g.gamma_lo, g.gamma_hi, 1.0, "gamma*"), deviation_row(g.D_lo, g.D_hi, r, "D", eps),
-                deviation_row(g.Dbar_lo, g.Dbar_hi, nm.sqrt(nm.scalar(c + r) ** 2 + 1), "Dbar", eps),
+                deviation_row(g.Dbar_lo, g.Dbar_hi, math.sqrt((c + r) ** 2 + 1), "Dbar", eps),
                 (max(g.gamma_lo - float_up(m), 0.0), 0.0, -(g.gamma_hi - float_down(m)), "(w*, b*) optimal")]
         lhs, rhs, lo, which = min(rows, key=lambda x: x[2] - x[0])
         terms = {"worst": which, "gamma* certified": [g.gamma_lo, g.gamma_hi], "D certified": [g.D_lo, g.D_hi],
@@ -926,13 +1238,15 @@ class Example51(Claim):
 
     def _omm(self, ctx):
         c, r = self._cr(ctx)
-        bound = 2 if (c > 2 and abs(r - 2.0 / c) <= 1e-12) else 3
-        return ctx.result(ctx.trace.M, bound, {"c": c, "r": r, "bound": "2 (c > 2, r = 2/c)" if bound == 2
+        bound = 2 if (c > 2 and r == 2 / c) else 3  # exact: r = 2/c as given, not up to a tolerance
+        return ctx.result(ctx.trace.M, bound, {"c": K.number(c), "r": K.number(r),
+                                               "bound": "2 (c > 2, r = 2/c)" if bound == 2
                                                else "3 (any c, r > 0: the parenthetical claim)"}, tol=0.0)
 
     def _perceptron(self, ctx):
         c, _ = self._cr(ctx)
-        m = math.floor((c * c + 4 / c ** 2 + 5) / (2 * (1 + 1 / c ** 2)))
+        q = (c * c + 4 / c ** 2 + 5) / (2 * (1 + 1 / c ** 2))
+        m = q.numerator // q.denominator  # ⌊·⌋ exactly
         tr = ctx.trace
         n = min(m, tr.T)
         pred = int(np.count_nonzero(tr.mistakes[:n]))
@@ -941,18 +1255,16 @@ class Example51(Claim):
                           tol=0.0)
 
     def _algebra(self, ctx):
-        import sympy as sp
-
-        c = sp.nsimplify(float(ctx.claim_params["c"]))
+        c = fr(ctx, "c")  # exactly as given (no "nicer" nearby number)
         r = 2 / c
         lhs_expr, printed = (c + r) ** 2 + 1, c ** 2 + 4 / c ** 2 + 3
-        diff = sp.simplify(lhs_expr - printed)
-        return ctx.result(float(abs(diff)), 0.0, {"(c+r)^2+1": str(lhs_expr), "printed": str(printed),
-                                                  "difference": str(diff)}, tol=0.0)
+        diff = lhs_expr - printed
+        return ctx.result(K.number(abs(diff)), 0.0, {"(c+r)^2+1": str(lhs_expr), "printed": str(printed),
+                                                     "difference": str(diff)}, tol=0.0)
 
 
 @claim
-class AppendixA(Claim):
+class AppendixA(OmmClaim):
     """OMM-APPA (App. A): γ₃ ≤ 2(D + γ*), and at most 7 mistakes when 1 ≤ r < √2.
 
     On a run: lhs = γ₃, rhs = 2(D + γ*); when 1 ≤ r < √2 also lhs = mistakes, rhs = 7 (the smaller slack is
@@ -974,6 +1286,9 @@ class AppendixA(Claim):
             require_separable(ctx)
 
     def evaluate(self, ctx):
+        if ctx.claim_params["mode"] != "run" and nm.is_ball():  # the constant in balls (no float taken of it)
+            sup = 2 * nm.log(2 * (K.SQRT2() + 1)) / nm.log(nm.ball(2))
+            return ctx.result(2 + sup, 7.0, {"sup (printed)": sup})
         if ctx.claim_params["mode"] != "run":
             import mpmath as mp
 
@@ -988,20 +1303,26 @@ class AppendixA(Claim):
         tr, g = ctx.trace, geo(ctx)
         g3 = gamma3(tr)
         rows = []
-        if g3 is not None:
-            rows.append((g3, *extremes(lambda r, gs: 2 * (r * gs + gs), g), "gamma3"))
-        if 1 <= g.r_lo and g.r_hi < math.sqrt(2):
+        if g3 is not None:  # 2(D + γ*) is increasing in D and in γ*: its ends at the ends of the brackets
+            rows.append((g3, 2 * (g.D_hi + g.gamma_hi), 2 * (g.D_lo + g.gamma_lo), "gamma3"))
+        try:
+            seven = bool(1 <= g.r_lo and g.r_hi < K.SQRT2())
+        except nm.Uncertain:  # r at the boundary 1 or √2 exactly: the balls cannot say; the row is left out
+            seven = False
+        if seven:
             rows.append((tr.M, 7.0, 7.0, "mistakes"))
         if not rows:
             return ctx.result(0.0, 0.0, {"note": "nothing to check"}, uncertified=uncertified(g))
         lhs, rhs, lo, which = _worst(rows, lower=True)
+        if nm.is_ball():
+            return ctx.result(lhs, rhs, {"which": which, "gamma3": g3, "mistakes": tr.M}, rhs_lower=lo)
         return ctx.result(lhs, rhs, {"which": which, "r certified": [g.r_lo, g.r_hi], "gamma3": g3,
                                      "D certified": [g.D_lo, g.D_hi], "gamma* certified": [g.gamma_lo, g.gamma_hi],
                                      "mistakes": tr.M}, rhs_lower=lo, uncertified=uncertified(g))
 
 
 @claim
-class PerceptronTight(Claim):
+class PerceptronTight(OmmClaim):
     """PER-TIGHT (004 App. A; [31, Ex. 8.3]): e_1..e_d labelled against the learner forces d mistakes on any
     deterministic learner; D = √2, D̄ = 1, γ* = 1/√d.
 
@@ -1020,32 +1341,30 @@ class PerceptronTight(Claim):
         ctx.require("e_1..e_d", ctx.T == d and np.array_equal(ctx.X, np.eye(d)), "x_t must be e_t, t = 1..d")
         ctx.require("both classes", len(set(ctx.y.tolist())) == 2,
                     "the labelling has one class only: γ* (Assumption 2) is undefined")
-        if not nm.is_mp():
-            wrong = np.flatnonzero(~np.asarray(ctx.trace.mistakes, bool))
-            ctx.require("labelled against the learner", not len(wrong),
-                        f"y_t = ŷ_t at t = {(wrong + 1).tolist()}: the construction labels every e_t against the "
-                        f"learner's prediction (the adaptive per-tight sequence)")
+        wrong = np.flatnonzero(~np.asarray(ctx.trace.mistakes, bool))  # in ball arithmetic too: exact 0 scores decide
+        ctx.require("labelled against the learner", not len(wrong),
+                    f"y_t = ŷ_t at t = {(wrong + 1).tolist()}: the construction labels every e_t against the "
+                    f"learner's prediction (the adaptive per-tight sequence)")
         require_separable(ctx, 2.0)
 
     def evaluate(self, ctx):
         d = ctx.X.shape[1]
         g = geo(ctx, 2.0)
-        rows = [deviation_row(g.Dbar_lo, g.Dbar_hi, 1.0, "Dbar"),
-                deviation_row(g.gamma_lo, g.gamma_hi, 1 / nm.sqrt(nm.scalar(d)), "gamma*")]
+        M = ctx.trace.M
+        root_d = 1 / nm.sqrt(nm.scalar(d))
+        rows = [(d, M, M, "mistakes"), deviation_row(g.Dbar_lo, g.Dbar_hi, 1.0, "Dbar"),
+                deviation_row(g.gamma_lo, g.gamma_hi, root_d, "gamma*")]
         if d >= 3:
             rows.append(deviation_row(g.D_lo, g.D_hi, nm.sqrt(nm.scalar(2)), "D"))
-        notes = []
-        if nm.is_ball():  # the learner's ties (scores exactly 0 on e_t) cannot be decided in balls
-            notes.append("ball arithmetic: the constants only (d mistakes follows from the labelling, checked in "
-                         "float64 as a precondition)")
-        else:
-            M = float(ctx.trace.M)
-            rows.insert(0, (float(d), M, M, "mistakes"))
-        lhs, rhs, lo, which = min(rows, key=lambda r: r[2] - r[0])
-        terms = {"which": which, "mistakes": ctx.__dict__["trace"].M if "trace" in ctx.__dict__ else None, "d": d, "gamma* (with bias) certified":
-                 [g.gamma_lo, g.gamma_hi], "1/sqrt(d)": 1 / math.sqrt(d), "P": int(np.sum(ctx.y == 1)),
+        terms = {"mistakes": M, "d": d, "1/sqrt(d)": root_d, "P": int(np.sum(ctx.y == 1)),
                  "N": int(np.sum(ctx.y == -1))}
-        return ctx.result(lhs, rhs, terms, rhs_lower=lo, tol=SOLVER_RTOL, uncertified=uncertified(g), notes=notes)
+        if nm.is_ball():
+            lhs, rhs, lo, which = _worst(rows, lower=True)
+            return ctx.result(lhs, rhs, {"which": which, **terms}, rhs_lower=lo)
+        lhs, rhs, lo, which = min(rows, key=lambda r: r[2] - r[0])
+        terms = {"which": which, **terms, "gamma* (with bias) certified": [g.gamma_lo, g.gamma_hi]}
+        return ctx.result(float(lhs), float(rhs), terms, rhs_lower=float(lo), tol=SOLVER_RTOL,
+                          uncertified=uncertified(g))
 
 
 INVARIANT = ("omm-naive", "omm-conservative", "omm-efficient", "pumma")
@@ -1068,6 +1387,10 @@ class NumericalStudy(Claim):
     learners = INVARIANT + ("romma", "aromma", "perceptron-bias", "alma")
     needs_sequence = False
     unit_kernel = False
+    uncertifiable = ("the θ and b* variants of App. B.2 are computed from the data in float64, so they are "
+                     "translates of one another only up to rounding: exact replays would compare runs on sequences "
+                     "that are not exact translates, and the agreement of the metrics is a float64 observation "
+                     "within the reported tolerance (OMM-TI certifies the invariance itself on exact translates)")
     PARAMS = (P.Param("thetas", "floats", [0.0, 0.5, 1.0], low=0.0, high=10.0, doc="feature-scaling θ of App. B.2"),
               P.Param("passes", "int", 1, low=1, high=100, doc="passes over the data", search=False),
               P.seed(doc="seed of the permutation"))

@@ -14,6 +14,7 @@ search over (u, z) ∈ ℝ^d × ℝ^d (again a certified lower bound, not an upp
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 
@@ -33,22 +34,45 @@ def SQRT2():
 
 
 # ------------------------------------------------------------------------------------------------ κ∘, l_2
-def kappa_circ_closed(delta: float, eta: float) -> float:
-    """The l_2 closed form of κ∘(δ, η) exactly as printed in §5.1 (case order as printed; 0/0 gives NaN)."""
+def kappa_circ_closed(delta: float, eta: float, feasible: bool = False) -> float:
+    """The l_2 closed form of κ∘(δ, η) exactly as printed in §5.1 (case order as printed; 0/0 gives NaN).
+
+    Balls: :func:`_closed_in_balls`; ``feasible`` says η ≤ δ is known (Cauchy–Schwarz, at a round's own (u, z))."""
+    if _ball(delta, eta):
+        return _closed_in_balls(nm.ball(delta), nm.ball(eta), feasible)
     if max(0.0, eta) > delta:
         return NEG_INF
     if eta < 0 <= delta:
         return 1.0
     if 0 <= eta <= min(delta * delta, delta):
-        if _ball(delta, eta):  # ball arithmetic (a certified replay): the same formula on balls
-            return nm.sqrt(nm.nonneg(1 - eta * eta / (delta * delta)))
         with np.errstate(divide="ignore", invalid="ignore"):
             return float(np.sqrt(1.0 - np.float64(eta) ** 2 / np.float64(delta) ** 2))
     if delta * delta < eta <= delta:
-        if _ball(delta, eta):
-            return nm.sqrt(nm.nonneg(1 + delta * delta - 2 * eta))
         return math.sqrt(max(1.0 + delta * delta - 2.0 * eta, 0.0))
     return math.nan  # not reached for real inputs
+
+
+def _closed_in_balls(delta, eta, feasible: bool):
+    """The closed form on balls. A ball on a boundary between two of the finite cases (η = 0, η = δ²) takes the union
+    of both cases' values: κ∘ is continuous there (both give 1, resp. √(1 − δ²)), so the union encloses it; only the
+    boundary η = δ between a finite value and −∞ stays undecidable (unless ``feasible``)."""
+    if not feasible and bool(nm.bmax(0.0, eta) > delta):
+        return NEG_INF
+    cases = []
+    for cond, value in ((lambda: eta < 0, lambda: nm.ball(1)),
+                        (lambda: 0 <= eta and eta <= delta * delta,
+                         lambda: nm.sqrt(nm.nonneg(1 - eta * eta / (delta * delta)))),
+                        (lambda: delta * delta < eta, lambda: nm.sqrt(nm.nonneg(1 + delta * delta - 2 * eta)))):
+        try:
+            possible = bool(cond())
+        except nm.Uncertain:
+            possible = True
+        if possible:
+            cases.append(value())
+    out = cases[0].a
+    for v in cases[1:]:
+        out = out.union(v.a)
+    return nm.Ball(out)
 
 
 def _inner_l2(ell: np.ndarray, s: np.ndarray) -> np.ndarray:
@@ -95,7 +119,8 @@ def _numeric_l2(delta, eta, grid):
 
     lo_ij = max(eta, -best[1])
     f0 = 0.0 if best[1] == lo_ij else (best[2] - lo_ij) / (best[1] - lo_ij)
-    res = minimize(neg, [best[1], f0], method="Nelder-Mead", options={"xatol": 1e-12, "fatol": 1e-14})
+    opts = {"xatol": 1e-12, "fatol": 1e-14}  # tuning: the polish's stopping rule (a value found is a lower bound)
+    res = minimize(neg, [best[1], f0], method="Nelder-Mead", options=opts)
     e = float(np.clip(res.x[0], 0, delta))
     low = max(eta, -e)
     if low <= e:
@@ -124,7 +149,7 @@ def _numeric_lp(delta, eta, p, d, starts, seed):
         z = c if nc <= delta else c * (delta / nc)
         return u, z
 
-    betas = np.linspace(0.0, 1.0, 401)[:, None]
+    betas = np.linspace(0.0, 1.0, 401)[:, None]  # tuning: the search's surrogate only; values recomputed exactly
 
     def value(v):  # fast surrogate for the search (grid over β); the returned value is recomputed exactly
         uz = unpack(v)
@@ -138,7 +163,8 @@ def _numeric_lp(delta, eta, p, d, starts, seed):
     best, arg = NEG_INF, None
     for _ in range(starts):
         v0 = np.r_[rng.normal(size=d), rng.normal(size=d) * delta / math.sqrt(d)]
-        res = minimize(lambda v: -value(v), v0, method="Nelder-Mead", options={"maxiter": 800, "xatol": 1e-9})
+        opts = {"maxiter": 800, "xatol": 1e-9}  # tuning: a local search's cap; every value is recomputed exactly
+        res = minimize(lambda v: -value(v), v0, method="Nelder-Mead", options=opts)
         uz = unpack(res.x)
         if uz is None:
             continue
@@ -229,3 +255,35 @@ def table1_iterations(r: float, phi: float, gamma3: float, gamma_star: float) ->
     if q >= SQRT2():
         return 2.0 + 2.0 * L / (-nm.log(1.0 - ((1.0 - phi) / r) ** 2))
     return None
+
+
+# ------------------------------------------------------------------------------- exact (certificates, issue 24)
+def kappa_circ_sq_eq5(delta: Fraction, eta: Fraction) -> "Fraction | None":
+    """κ∘(δ, η)² for l_2 straight from eq. 5, exact (None for −∞): with u = e₁ and z fixed by ℓ = ‖z‖ ∈ [0, δ] and
+    s = uᵀz ∈ [max(η, −ℓ), ℓ], the inner value is the minimum over β ∈ [0, 1] of 1 − 2βs + β²ℓ² (β* = s/ℓ² clipped,
+    1 when ℓ = 0), non-increasing in s and non-decreasing in ℓ, so eq. 5's maximum sits at ℓ = δ, s = max(η, −δ).
+    Infeasible iff δ < 0 or η > δ. (The closed form printed in §5.1 is not used: this is what OMM-K2 checks it
+    against; the certificate checker has its own copy of the derivation.)"""
+    if delta < 0 or eta > delta:
+        return None
+    if eta <= 0:
+        return Fraction(1)
+    beta = min(eta / (delta * delta), Fraction(1))
+    return 1 - 2 * beta * eta + beta * beta * delta * delta
+
+
+def exact_value(v) -> Fraction:
+    """A parameter's exact rational: the decimal the user typed (learners.params.ExactDecimal), a float's binary
+    value, an int; an exact ball's value."""
+    q = getattr(v, "exact", None)
+    if isinstance(q, Fraction):
+        return q
+    if isinstance(v, nm.Ball):
+        v = float(v)  # raises Inexact for a ball with a radius
+    return Fraction(v)
+
+
+def number(q: Fraction):
+    """An exact rational as a number of the current backend: a tight ball in ball arithmetic (not a rounded float,
+    never a zero-width interval around one), else the nearest float."""
+    return nm.ball(q) if nm.is_ball() else float(q)

@@ -34,7 +34,7 @@ from typing import Any
 from flint import fmpq
 
 from .kernels import Kernel, KernelMatrix, kernel_from
-from .numbers import INF, Rejected, rational
+from .numbers import _RATIONAL, INF, Rejected, rational
 
 FORMAT = "boundlab-certificate/1"
 VERDICTS = ("holds", "VIOLATED")
@@ -50,7 +50,7 @@ def exact_list(v: Any, what: str) -> list:
 
 
 def _param(v: Any, name: str) -> Any:
-    if v is None or isinstance(v, bool) or (isinstance(v, str) and v != "inf" and not v[:1].lstrip("+-").isdigit()):
+    if v is None or isinstance(v, bool) or (isinstance(v, str) and v != "inf" and not _RATIONAL.fullmatch(v.strip())):
         return v  # null, a flag, or a mode / reading name
     if isinstance(v, list):
         return exact_list(v, f"params.{name}")

@@ -24,7 +24,7 @@ from typing import Any
 
 from .certificate import Certificate
 from .claims import Sides, statement_for
-from .numbers import INF, PRECISIONS, Rejected, Undecided, disjoint, lt, le, precision, show
+from .numbers import INF, PRECISIONS, Rejected, Undecided, disjoint, interval, le, precision, show, sign
 
 
 #: The format of a boundlab witness file, whose ``certificate`` field holds the certificate of its violation.
@@ -107,7 +107,7 @@ def _decide(c: Certificate, s: Sides) -> None:
     if c.verdict == "VIOLATED":
         if s.rhs is None:
             raise Rejected("a VIOLATED certificate of a claim over comparators needs the explicit comparator")
-        if s.rhs is INF or not lt(s.rhs, s.lhs, "lhs > rhs"):
+        if s.rhs is INF or not sign(s.rhs - s.lhs if s.gap is None else s.gap, "lhs > rhs") < 0:
             raise Rejected(f"not violated: lhs = {show(s.lhs)} ≤ rhs = {show(s.rhs)}")
         return
     over_all = s.forall and c.scope == "all"
@@ -116,13 +116,19 @@ def _decide(c: Certificate, s: Sides) -> None:
         raise Rejected("a 'holds' certificate of a claim over comparators needs dual multipliers (field 'dual') in "
                        "the dual box and vanishing off the rounds of the loss" if over_all
                        else "the statement has no right side on this certificate")
-    if bound is not INF and not le(s.lhs, bound, "lhs <= rhs"):  # rhs = +∞: no round constrains lhs
+    if bound is INF:  # rhs = +∞: no round constrains lhs
+        return
+    gap = s.gap_lower if over_all else s.gap
+    if not (le(s.lhs, bound, "lhs <= rhs") if gap is None else sign(gap, "lhs <= rhs") >= 0):
         which = "the lower bound of the right side over every comparator" if over_all else "rhs"
         raise Rejected(f"not shown to hold: lhs = {show(s.lhs)} > {which} = {show(bound)}")
 
 
 def _compare(c: Certificate, s: Sides) -> None:
     """Every claimed enclosure must contain the checker's value; no claimed term may go unchecked."""
+    for gap, side in ((s.gap, s.rhs), (s.gap_lower, s.rhs_lower)):
+        if gap is not None and side is not None and disjoint(side - s.lhs, *interval(gap)):
+            raise Rejected(f"the statement's exact gap {show(gap)} does not enclose its own {show(side - s.lhs)}")
     mine = {"lhs": s.lhs, "rhs": s.rhs, "rhs_lower": s.rhs_lower}
     for name, value in mine.items():
         claimed = c.claimed(name)

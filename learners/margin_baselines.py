@@ -35,7 +35,7 @@ import numpy as np
 
 from . import numeric as nm
 from . import params as P
-from .omm import LinearHypothesis, LinearLearner
+from .omm import LinearHypothesis, LinearLearner, _real
 from .registry import register
 
 
@@ -60,7 +60,8 @@ def romma_step(w: np.ndarray | None, x: np.ndarray, y: int) -> np.ndarray:
     if y * wx >= xx * ww:
         return y * x / xx
     den = xx * ww - wx * wx
-    if not den > 1e-14 * xx * ww:
+    # x ∥ w: den = 0 exactly; float64 also treats den ≤ 1e-14·‖x‖²‖w‖² (cancellation) as 0, ball arithmetic only 0
+    if not den > (0 if nm.is_ball() else 1e-14 * xx * ww):
         return y * x / xx
     c = (xx * ww - y * wx) / den
     d = ww * (y - wx) / den
@@ -81,10 +82,11 @@ class _Augmented(LinearLearner):
     def hypothesis(self) -> LinearHypothesis:
         if self.w is None:
             return LinearHypothesis(None, 0.0)
-        w = np.array(self.w, dtype=float)
+        w = np.array(self.w, dtype=nm.dtype())  # balls stay balls in a certified replay (no float of a ball)
         if self.const is None:
             return LinearHypothesis(w, 0.0)
-        return LinearHypothesis(w[:-1], float(w[-1] * self.const))
+        b = w[-1] * self.const
+        return LinearHypothesis(w[:-1], b if nm.is_mp() else float(b))
 
     def norm(self):
         if self.w is None:
@@ -124,8 +126,13 @@ class _Romma(_Augmented):
     def __init__(self, kernel=None, Dbar: float | None = None):
         if Dbar is not None and not float(Dbar) > 0:
             raise ValueError(f"{self.name}: Dbar (the bias coordinate −D̄) must be > 0, got {Dbar}")
+        self.Dbar = None if Dbar is None else _real(Dbar)
         self.const = None if Dbar is None else -float(Dbar)
-        super().__init__(kernel, **({} if Dbar is None else {"Dbar": float(Dbar)}))
+        super().__init__(kernel, **({} if Dbar is None else {"Dbar": self.Dbar}))
+
+    def reset(self):
+        super().reset()
+        self.const = None if self.Dbar is None else -self.Dbar  # −D̄ exactly as given (a ball in ball arithmetic)
 
     def _round(self, t, x, y):
         xt = self.augment(x)
@@ -162,7 +169,7 @@ class Pumma(LinearLearner):
     def __init__(self, kernel=None, delta: float = 0.01):
         if not 0.0 <= float(delta) <= 1.0:
             raise ValueError(f"pumma: delta must be in [0, 1], got {delta}")
-        self.delta = float(delta)
+        self.delta = _real(delta)
         super().__init__(kernel, delta=self.delta)
 
     def reset(self):
@@ -218,7 +225,8 @@ class Alma(_Augmented):
             raise ValueError(f"alma: B must be > 0, got {B}")
         if not float(C) > 0:
             raise ValueError(f"alma: C must be > 0, got {C}")
-        self.phi = float(phi)
+        self.phi = _real(phi)
+        self.B_given = None if B is None else float(B)
         self.B = math.sqrt(8.0) / (1.0 - self.phi) if B is None else float(B)
         self.C = float(C)
         super().__init__(kernel, phi=self.phi, B=self.B, C=self.C)
@@ -226,6 +234,8 @@ class Alma(_Augmented):
     def reset(self):
         super().reset()
         self.k = 1
+        if self.B_given is None and nm.is_ball():  # B = √8/(1 − φ) as a ball, not its float64 rounding
+            self.B = nm.sqrt(nm.scalar(8)) / (1 - self.phi)
 
     def _round(self, t, x, y):
         xt = self.augment(x)

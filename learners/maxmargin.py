@@ -41,7 +41,7 @@ import numpy as np
 
 from .omm import LpNorm
 
-PREC = 128  # bits of the arb computations (rigorous at any precision; 128 keeps the balls ~1e-35 relative)
+PREC = 128  # tuning: bits of the arb computations (rigorous at any precision; 128 keeps balls ~1e-35 relative)
 DROP = 1e-12  # convex weights below DROP·max are dropped (the rest renormalised: still an exact convex combination)
 
 
@@ -153,8 +153,8 @@ def margins(X: np.ndarray, y: np.ndarray, w: np.ndarray, b: float, lp: LpNorm) -
     return y * (np.asarray(X, float) @ w + b) / float(lp.dual(w))
 
 
-TIGHT = {"CLARABEL": {"tol_gap_abs": 1e-12, "tol_gap_rel": 1e-12, "tol_feas": 1e-12, "tol_ktratio": 1e-10},
-         "SCS": {"eps_abs": 1e-10, "eps_rel": 1e-10}}
+TIGHT = {"CLARABEL": {"tol_gap_abs": 1e-12, "tol_gap_rel": 1e-12, "tol_feas": 1e-12, "tol_ktratio": 1e-10},  # tuning
+         "SCS": {"eps_abs": 1e-10, "eps_rel": 1e-10}}  # tuning: solver tolerances (the brackets certify the result)
 
 
 def _solve(prob, solvers=("CLARABEL", "SCS")):
@@ -684,3 +684,121 @@ def geometry(X, y, p: float = 2.0) -> Geometry:
     g_mid = sol.gamma if sol is not None else math.nan
     return Geometry(Dp, Dm, max(Dp, Dm), Dbar, g_mid, g_lo, g_hi, max(lp_lo, lm_lo), max(lp_hi, lm_hi), sol, br,
                     None if sep.status == "separable" else sep.reason, Dbar_lo, Dbar_hi)
+
+
+# ---------------------------------------------------------------------------- exact certificates (l_2, issue 24)
+def exact_l2_weights(Vp, Vm, lam, eta, cuts=(1e-6, 1e-9, 1e-3, 0.0)) -> "tuple[list, list] | None":
+    """Exact rational minimisers (λ, η) of eq. 3 for l_2, from the solver's weights, or None.
+
+    On the support of the solver's weights (those above ``cut``·max, for each cut in turn) the minimiser of
+    ‖Σλ_i v_i − Ση_j u_j‖² subject to Σλ = Ση = 1 satisfies the KKT system uᵀv_i = α (i in the support of λ),
+    uᵀu_j = β (j in that of η), with u = Σλ_i v_i − Ση_j u_j: a square linear system, solved in exact rationals
+    (python-flint; free variables of a degenerate support fixed at the solver's values). The solution is kept only
+    when it is verified exactly: λ, η ≥ 0 and every point on the right side of the supporting hyperplanes
+    (uᵀv ≥ uᵀv₊ on V₊, uᵀu ≤ uᵀv₋ on V₋, u ≠ 0), which makes ‖v₊ − v₋‖ the distance of the hulls."""
+    Vp, Vm = np.asarray(Vp, float), np.asarray(Vm, float)
+    Qp = [[Fraction(float(a)) for a in row] for row in Vp]
+    Qm = [[Fraction(float(a)) for a in row] for row in Vm]
+    lam, eta = np.asarray(lam, float), np.asarray(eta, float)
+    for cut in cuts:
+        sp = [int(i) for i in np.flatnonzero(lam > cut * lam.max())]
+        sm = [int(j) for j in np.flatnonzero(eta > cut * eta.max())]
+        cols = [Qp[i] for i in sp] + [[-a for a in Qm[j]] for j in sm]  # u = Σ_c z_c cols_c
+        n, k = len(cols), len(sp)
+        A = []  # unknowns (λ on sp, η on sm, α, β); rows [coefficients | right side]
+        for r in range(n):  # (x_r)ᵀu − α = 0 on V₊'s support, (x_r)ᵀu − β = 0 on V₋'s (x_r = −cols_r there)
+            g = [sum((a * b for a, b in zip(cols[r], col)), Fraction(0)) * (1 if r < k else -1) for col in cols]
+            A.append(g + [Fraction(-1 if r < k else 0), Fraction(0 if r < k else -1), Fraction(0)])
+        A.append([Fraction(int(c < k)) for c in range(n)] + [Fraction(0), Fraction(0), Fraction(1)])
+        A.append([Fraction(int(c >= k)) for c in range(n)] + [Fraction(0), Fraction(0), Fraction(1)])
+        z = _solve_exact(A, n + 2, [float(lam[i]) for i in sp] + [float(eta[j]) for j in sm] + [0.0, 0.0])
+        if z is None:
+            continue
+        la, et = [Fraction(0)] * len(Vp), [Fraction(0)] * len(Vm)
+        for c, i in enumerate(sp):
+            la[i] = z[c]
+        for c, j in enumerate(sm):
+            et[j] = z[k + c]
+        if _verified_l2(Qp, Qm, la, et):
+            return la, et
+    return None
+
+
+def _solve_exact(A: list, nvar: int, guess: list) -> "list | None":
+    """A solution of the augmented system A (rows [coefficients | rhs]) in Fractions: free variables at ``guess``."""
+    from flint import fmpq, fmpq_mat
+
+    M = fmpq_mat([[fmpq(v.numerator, v.denominator) for v in row] for row in A])
+    R, rank = M.rref()
+    pivots = []
+    for r in range(rank):
+        piv = next((c for c in range(nvar + 1) if R[r, c] != 0), None)
+        if piv is None or piv == nvar:
+            return None  # inconsistent
+        pivots.append(piv)
+    val = {c: Fraction(guess[c]) for c in range(nvar) if c not in pivots}
+    for r, piv in enumerate(pivots):
+        val[piv] = _frac(R[r, nvar]) - sum((_frac(R[r, c]) * val[c] for c in val), Fraction(0))
+    return [val[c] for c in range(nvar)]
+
+
+def _verified_l2(Qp, Qm, la, et) -> bool:
+    if min(la + et) < 0 or sum(la) != 1 or sum(et) != 1:
+        return False
+    d = len(Qp[0])
+    vp = [sum((w * x[i] for w, x in zip(la, Qp) if w), Fraction(0)) for i in range(d)]
+    vm = [sum((w * x[i] for w, x in zip(et, Qm) if w), Fraction(0)) for i in range(d)]
+    u = [a - b for a, b in zip(vp, vm)]
+    dot = lambda a, b: sum((p * q for p, q in zip(a, b)), Fraction(0))  # noqa: E731
+    if dot(u, u) == 0:
+        return False
+    up, um = dot(u, vp), dot(u, vm)
+    return all(dot(u, x) >= up for x in Qp) and all(dot(u, x) <= um for x in Qm)
+
+
+def exact_weights(X, y, p: float, sol: "MaxMarginResult", bracket: "GammaBracket") -> list:
+    """Convex weights a_t over the rounds (Fractions; Σ_{y=+1} a = Σ_{y=−1} a = 1) for the certificate's bracket of
+    γ*: the exact l_2 minimisers when :func:`exact_l2_weights` finds them, else the bracket's weights made exact
+    (each float an exact dyadic, divided by their exact sum)."""
+    X, y = np.asarray(X, float), np.asarray(y)
+    ip, im = np.flatnonzero(y == 1), np.flatnonzero(y == -1)
+    ex = exact_l2_weights(X[ip], X[im], sol.lam, sol.eta) if p == 2.0 else None
+    if ex is None:
+        la = [Fraction(float(v)) for v in bracket.lam]
+        et = [Fraction(float(v)) for v in bracket.eta]
+        la = [v / sum(la) for v in la]
+        et = [v / sum(et) for v in et]
+    else:
+        la, et = ex
+    a = [Fraction(0)] * len(y)
+    for c, i in enumerate(ip):
+        a[int(i)] = la[c]
+    for c, j in enumerate(im):
+        a[int(j)] = et[c]
+    return a
+
+
+def exact_diameter_sq(X, y) -> "tuple[Fraction, Fraction]":
+    """(D², D̄²) of eq. 1 for l_2, exact: D² the largest squared distance within a label class, D̄² the largest
+    squared norm. Candidates are screened in float64 (pairs within a relative 1e-6 of the float maximum: the
+    rounding of a squared distance of float data is far below that), then evaluated exactly; a screening that
+    missed the maximum would only make the certificate's D wrong, which the checker (computing every pair) rejects."""
+    X, y = np.asarray(X, float), np.asarray(y)
+    Q = [[Fraction(float(a)) for a in row] for row in X]
+    sq = lambda a, b: sum(((p - q) ** 2 for p, q in zip(a, b)), Fraction(0))  # noqa: E731
+    best = Fraction(0)
+    for label in (1, -1):
+        S = X[y == label]
+        idx = np.flatnonzero(y == label)
+        if len(S) < 2:
+            continue
+        rows = [((S - S[i]) ** 2).sum(1) for i in range(len(S))]
+        top = max(float(r.max()) for r in rows)
+        for i, r in enumerate(rows):
+            for j in np.flatnonzero(r >= top * (1 - 1e-6)):  # tuning: any margin above the rounding finds the max
+                if i < j:
+                    best = max(best, sq(Q[idx[i]], Q[idx[j]]))
+    norms = (X * X).sum(1)
+    cand = np.flatnonzero(norms >= float(norms.max()) * (1 - 1e-6)) if len(X) else []  # tuning: as above
+    nbar = max((sq(Q[int(i)], [0] * X.shape[1]) for i in cand), default=Fraction(0))
+    return best, nbar

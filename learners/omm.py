@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, ClassVar
 
 import numpy as np
@@ -96,13 +97,7 @@ class LpNorm:
     def segment_min(self, u: np.ndarray, z: np.ndarray) -> tuple[Any, Any]:
         """(β*, min_{β∈[0,1]} ‖u − βz‖): eq. 7. l_2: the closed form of §5.1; other p: bounded line search."""
         if self.euclidean:
-            uz, zz = u @ z, z @ z
-            if uz < 0 or zz == 0:
-                beta = nm.scalar(0)
-            elif uz > zz:
-                beta = nm.scalar(1)
-            else:
-                beta = uz / zz
+            beta = beta_star(u @ z, z @ z, nm.scalar(0), nm.scalar(1))
             r = u - beta * z
             return beta, nm.sqrt(r @ r)
         return _line_search(lambda b: float(np.linalg.norm(u - b * z, self.p)))
@@ -111,14 +106,52 @@ class LpNorm:
         return f"l{self.p:g}"
 
 
+def beta_star(uz, zz, zero=0, one=1):
+    """§5.1's minimiser of eq. 7 for l_2 from uᵀz and ‖z‖²: 0 if uᵀz < 0, uᵀz/‖z‖² if 0 ≤ uᵀz ≤ ‖z‖², 1 if
+    uᵀz > ‖z‖² (z = 0: every β minimises, 0 is taken). Works on floats, balls and Fractions alike."""
+    if uz < 0 or zz == 0:
+        return zero
+    if uz > zz:
+        return one
+    return uz / zz
+
+
 def _line_search(f) -> tuple[float, float]:
     """Minimise a convex f on [0, 1]: Brent's bounded method to 1e-13 in β, then the better of it and the ends."""
     from scipy.optimize import minimize_scalar
 
-    res = minimize_scalar(f, bounds=(0.0, 1.0), method="bounded", options={"xatol": 1e-13})
+    res = minimize_scalar(f, bounds=(0.0, 1.0), method="bounded", options={"xatol": 1e-13})  # tuning: Brent's stop
     cands = [(f(0.0), 0.0), (f(1.0), 1.0), (float(res.fun), float(res.x))]
     val, beta = min(cands)
     return beta, val
+
+
+#: The exact certificates of a ball replay are kept while no coordinate has more bits than this (repeated efficient
+#: steps make them grow geometrically); beyond, the replay continues in balls, which enclose the exact values, so a
+#: decision can only go from decided to undecided (at an exact tie), never change.
+EXACT_BITS = 4096
+
+
+def _fraction(v) -> "Fraction | None":
+    q = getattr(v, "exact", None)
+    return q if isinstance(q, Fraction) else (None if v is None else Fraction(float(v)))
+
+
+def _fractions(x) -> list:
+    """The exact rationals of a vector of exact balls or floats (data points)."""
+    return [Fraction(float(v)) for v in x]
+
+
+def _dot(a, b) -> Fraction:
+    return sum((p * q for p, q in zip(a, b)), Fraction(0))
+
+
+def _real(v):
+    """A real parameter: a float, or the exact value the user gave (learners.params.ExactDecimal) kept as it is, so
+    that ball arithmetic uses that value (learners.registry.in_balls)."""
+    from .params import ExactDecimal
+
+    return v if isinstance(v, ExactDecimal) else float(v)
 
 
 # ------------------------------------------------------------------------------------- linear learners (w, b)
@@ -132,6 +165,7 @@ class LinearHypothesis:
     vminus: np.ndarray | None = None
     gamma: float | None = None
     history: list = field(default_factory=list)
+    exact_solutions: "list | None" = None  # n-OMM in ball arithmetic: per update, {round: exact weight} (eq. 3)
 
     def scores(self, X: np.ndarray) -> np.ndarray:
         return np.asarray(X, float) @ np.asarray(self.w, float) + float(self.b)
@@ -195,20 +229,24 @@ class OnlineMaxMargin(LinearLearner):
     def __init__(self, kernel=None, rho: float = 1.0, p: float = 2.0, phi: float | None = None,
                  keep_history: bool = True):
         self.keep_history = bool(keep_history)
-        rho = float(rho)
+        rho = _real(rho)
         if not 0.0 <= rho <= 1.0:
             raise ValueError(f"{self.name}: rho (aggressiveness) must be in [0, 1], got {rho}")
         if phi is not None and not float(phi) < 1.0:
             raise ValueError(f"{self.name}: phi must be < 1 (eq. 4), got {phi}")
-        self.rho, self.phi = rho, (float(phi) if phi is not None else (rho if rho < 1 else 0.0))
+        self.rho, self.phi = rho, (_real(phi) if phi is not None else (rho if rho < 1 else 0.0))
+        self.rho_q, self.phi_q = _fraction(self.rho), _fraction(self.phi)  # exact (ball replays decide with these)
         self.lp = LpNorm(p)
-        if not self.lp.euclidean or self.naive:
+        if not self.lp.euclidean or (self.naive and not nm.is_ball()):
+            # n-OMM replays in ball arithmetic only (l_2), with the exact certificates of learners.maxmargin; an
+            # mpmath replay would only repeat the float64 conic solve
             self.supports_high_precision = False
         super().__init__(kernel, rho=rho, p=self.lp.p, **({} if phi is None else {"phi": float(phi)}))
 
     # ------------------------------------------------------------------ state
     def reset(self) -> None:
         super().reset()
+        self.q = None  # ball arithmetic, l_2: the certificates as exact rationals (v₊, v₋) while they are short
         self.y1 = None
         self.k_init = 0  # global round at which the initialisation phase ended
         self.Vp, self.Vm = [], []  # the sets V_{t,±} (naive: all stored points; efficient: the certificates)
@@ -240,12 +278,26 @@ class OnlineMaxMargin(LinearLearner):
         if y != self.y1:  # ŷ_t = y_1 ≠ y_t: the first point of the other class
             (self.Vp if y == 1 else self.Vm).append(x)
             self.k_init = t
-            self._set_certificates(self.Vp[0], self.Vm[0], t_alg=3)  # the certificates of γ_3
+            exact = (_fractions(self.Vp[0]), _fractions(self.Vm[0])) if self._exact_replay() else None
+            self._set_certificates(self.Vp[0], self.Vm[0], t_alg=3, exact=exact)  # the certificates of γ_3
             return score, "init+certificates"
         return score, "none"
 
-    def _set_certificates(self, vp, vm, t_alg: int) -> None:
-        """(w, b, γ) from the certificates by Lemma 3.1: w = ℓ(v₊ − v₋), b = −½wᵀ(v₊ + v₋), γ = ‖v₊ − v₋‖/2."""
+    def _exact_replay(self) -> bool:
+        return nm.is_ball() and self.lp.euclidean
+
+    def _set_certificates(self, vp, vm, t_alg: int, exact=None) -> None:
+        """(w, b, γ) from the certificates by Lemma 3.1: w = ℓ(v₊ − v₋), b = −½wᵀ(v₊ + v₋), γ = ‖v₊ − v₋‖/2.
+
+        ``exact``: the certificates as exact rationals (ball replay, l_2), kept while their numbers are short
+        (:data:`EXACT_BITS`), so that the decisions of the next rounds are made exactly (a tie a_t = ργ_t, or a point
+        on the boundary, is decided as the exact algorithm decides it); the balls are then their tight enclosures."""
+        if exact is not None and all(max(abs(v.numerator), v.denominator).bit_length() <= EXACT_BITS
+                                     for v in exact[0] + exact[1]):
+            self.q = exact
+            vp, vm = (np.array([nm.ball(v) for v in e], dtype=object) for e in exact)
+        else:
+            self.q = None
         u = vp - vm
         if not self.lp.norm(u) > 0:
             raise ValueError(f"{self.name}: v+ = v- at t = {t_alg}: the sequence is not linearly separable "
@@ -263,12 +315,23 @@ class OnlineMaxMargin(LinearLearner):
     def _main_round(self, t, x, y):
         t_alg = t - self.k_init + 2
         exact = nm.is_ball() and self.lp.euclidean
-        num = self._numerator(x) if exact else None
+        if self.q is not None:  # exact rationals: n_t = uᵀx_t − ½uᵀ(v₊ + v₋) and ‖u‖², decisions exact
+            vp, vm = self.q
+            u = [p - m for p, m in zip(vp, vm)]
+            nq = _dot(u, _fractions(x)) - _dot(u, [p + m for p, m in zip(vp, vm)]) / 2
+            U2 = _dot(u, u)
+            num = nm.ball(nq)
+            upd_m = (y * nq < self.rho_q * U2 / 2, max(y * nq, Fraction(0)) <= self.phi_q * U2 / 2)
+        else:
+            num = self._numerator(x) if exact else None
+            upd_m = None
         score = num / (2 * self.gamma) if exact else x @ self.w + self.b  # = wᵀx + b (w = u/‖u‖, ‖u‖ = 2γ)
+        if self.q is not None and nq == 0:
+            score = nm.ball(0)  # exactly on the boundary: predicted +1 (sign(0) = +1), as the exact algorithm does
         a = y * score
         gamma = self.gamma
         margin = nm.nonneg(a) / self.wdual  # max{a, 0}, defined on a ball straddling 0
-        upd, m_phi = self._tests(y, a, num, margin, gamma)
+        upd, m_phi = upd_m if upd_m is not None else self._tests(y, a, num, margin, gamma)
         for name, value in (("t_alg", t_alg), ("gamma", gamma), ("a", a), ("gmargin", margin),
                             ("ratio", margin / gamma), ("m_phi", m_phi), ("upd", upd)):
             self.log(name, value)
@@ -324,11 +387,20 @@ class EfficientOMM(OnlineMaxMargin):
 
     def _update(self, x, y, u, z, seg, t_next):
         beta = seg[0]
+        exact = None
+        if self.q is not None:  # β* of §5.1 in exact rationals
+            vp, vm = self.q
+            xq = _fractions(x)
+            uq = [p - m for p, m in zip(vp, vm)]
+            zq = [p - a for p, a in zip(vp, xq)] if y == 1 else [a - m for a, m in zip(xq, vm)]
+            bq = beta_star(_dot(uq, zq), _dot(zq, zq), Fraction(0), Fraction(1))
+            beta = nm.ball(bq)
+            exact = ([p - bq * s for p, s in zip(vp, zq)], vm) if y == 1 else (vp, [m + bq * s for m, s in zip(vm, zq)])
         self.log("beta", beta)
         if y == 1:
-            self._set_certificates(self.vp - beta * z, self.vm, t_next)
+            self._set_certificates(self.vp - beta * z, self.vm, t_next, exact=exact)
         else:
-            self._set_certificates(self.vp, self.vm + beta * z, t_next)
+            self._set_certificates(self.vp, self.vm + beta * z, t_next, exact=exact)
 
 
 @register("omm-conservative")
@@ -347,12 +419,51 @@ class NaiveOMM(OnlineMaxMargin):
 
     naive = True
 
-    def _update(self, x, y, u, z, seg, t_next):
-        from .maxmargin import max_margin
+    def reset(self) -> None:
+        super().reset()
+        self.stored = []  # the rounds (0-based) of the stored points, in the order of Vp + Vm
+        self.exact_solutions = [] if nm.is_ball() else None  # per update: exact convex weights over the rounds
 
-        (self.Vp if y == 1 else self.Vm).append(np.asarray(x, float))
-        sol = max_margin(np.array(self.Vp), np.array(self.Vm), p=self.lp.p)
-        self._set_certificates(sol.vplus, sol.vminus, t_next)
+    def _init_round(self, t, x, y):
+        before = len(self.Vp) + len(self.Vm)
+        out = super()._init_round(t, x, y)
+        if len(self.Vp) + len(self.Vm) > before:
+            self.stored.append((t - 1, y))
+        return out
+
+    def _update(self, x, y, u, z, seg, t_next):
+        from .maxmargin import exact_l2_weights, max_margin
+
+        (self.Vp if y == 1 else self.Vm).append(np.asarray(x, float) if not nm.is_ball() else x)
+        self.stored.append((self.t - 1, y))
+        with nm.float64():
+            Vp = np.array([[float(v) for v in row] for row in self.Vp])
+            Vm = np.array([[float(v) for v in row] for row in self.Vm])
+            sol = max_margin(Vp, Vm, p=self.lp.p)
+        if not nm.is_ball():
+            self._set_certificates(sol.vplus, sol.vminus, t_next)
+            return
+        # ball arithmetic (l_2): the exact rational minimisers of eq. 3, verified (else no certified replay)
+        ex = exact_l2_weights(Vp, Vm, sol.lam, sol.eta)
+        if ex is None:
+            raise nm.Inexact(f"n-OMM at t = {t_next - 1}: no exact solution of eq. 3 was found from the solver's")
+        la, et = ex
+        rounds_p = [t for t, lab in self.stored if lab == 1]
+        rounds_m = [t for t, lab in self.stored if lab == -1]
+        weights = {}
+        weights.update({t: w for t, w in zip(rounds_p, la) if w})
+        weights.update({t: w for t, w in zip(rounds_m, et) if w})
+        self.exact_solutions.append(weights)
+        d = Vp.shape[1]
+        vq = [sum((w * Fraction(float(Vp[i][k])) for i, w in enumerate(la) if w), Fraction(0)) for k in range(d)]
+        mq = [sum((w * Fraction(float(Vm[j][k])) for j, w in enumerate(et) if w), Fraction(0)) for k in range(d)]
+        vp, vm = (np.array([nm.ball(v) for v in e], dtype=object) for e in (vq, mq))
+        self._set_certificates(vp, vm, t_next, exact=(vq, mq))
+
+    def hypothesis(self):
+        h = super().hypothesis()
+        h.exact_solutions = getattr(self, "exact_solutions", None)
+        return h
 
     def size(self) -> int:
         return len(self.Vp) + len(self.Vm)

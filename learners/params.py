@@ -24,6 +24,11 @@ schedule (a non-empty list of numbers, each within the range: AVP's λ_t, ε_t) 
 callable t ↦ value (its values are the learner's to check, round by round). In JSON (witness files) ``"inf"`` and
 ``"-inf"`` stand for ±inf, as boundlab writes them.
 
+Exact values (issue 24). A real parameter is the rational the user gave: a decimal typed on the command line
+(``r=0.81``) is 81/100, not the float64 nearest to it, and a ``fractions.Fraction`` given from Python is itself; both
+arrive as an :class:`ExactDecimal`, a float (so every float64 computation is unchanged) that carries its exact value
+in ``.exact``. A Python float is its own binary value. Ball arithmetic and certificates use ``.exact``.
+
 Boundary points (``boundary``) are values the search should try often: the ends of the range, thresholds a theorem
 names (B = 83), and values that depend on other parameters (φ = ρ, λη = 1/B), given as a callable
 ``boundary(others: dict) -> iterable`` of the other parameters' values.
@@ -44,37 +49,34 @@ _INT = re.compile(r"[+-]?[0-9]+")
 _INF = {"inf": math.inf, "+inf": math.inf, "infinity": math.inf, "-inf": -math.inf, "-infinity": -math.inf}
 
 
-class ParamError(ValueError):
-    """A parameter value outside its declaration: one line naming owner, parameter, value and what is allowed."""
-
-
 class ExactDecimal(float):
-    """A number written as a decimal (``--param r=0.81``, a kernel spec ``sigma=0.1``) whose binary float is not the
-    decimal itself: the float64 pipeline computes with the float, and ``exact`` keeps the decimal's exact rational
-    (81/100), which the certified path (learners.numeric's balls) and the certificates use. A Python float given
-    from code is its own binary value and stays a plain float."""
+    """A real parameter whose exact value (``exact``, a Fraction) is not the float64 it rounds to: a decimal typed on
+    the command line, or a Fraction given from Python. It is that float everywhere float64 arithmetic is done; ball
+    arithmetic (learners.registry.exact_params) and certificates (bounds/certificate.py) use ``exact``."""
 
-    def __new__(cls, text: str) -> "ExactDecimal":
-        v = super().__new__(cls, text)
-        v.exact = Fraction(text)
-        v.text = text
-        return v
+    __slots__ = ("exact",)
 
-    def __reduce__(self):  # pickled (process pools, Dask) as the decimal it was written as
-        return ExactDecimal, (self.text,)
+    def __new__(cls, value: "str | Fraction"):
+        q = Fraction(value)
+        out = super().__new__(cls, float(q))
+        out.exact = q
+        return out
+
+    def __reduce__(self):  # pickles (the search's worker processes) as the same exact value
+        return ExactDecimal, (self.exact,)
 
     def __neg__(self) -> "ExactDecimal":
-        return ExactDecimal(self.text[1:] if self.text.startswith("-") else "-" + self.text.lstrip("+"))
+        return ExactDecimal(-self.exact)
 
 
-def exact_value(v: Any) -> "Fraction | None":
-    """The exact rational of a finite real parameter: the decimal of an ExactDecimal, a float's binary value."""
-    q = getattr(v, "exact", None)
-    if isinstance(q, Fraction):
-        return q
-    if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
-        return Fraction(v)
-    return None
+def exact_number(v: Any) -> "int | float":
+    """``v`` as a parameter value: an ExactDecimal when its exact value is not a float64 (else the plain float)."""
+    q = Fraction(v)
+    return float(q) if Fraction(float(q)) == q else ExactDecimal(q)
+
+
+class ParamError(ValueError):
+    """A parameter value outside its declaration: one line naming owner, parameter, value and what is allowed."""
 
 
 def parse_number(text: str) -> "int | float | None":
@@ -86,8 +88,7 @@ def parse_number(text: str) -> "int | float | None":
     if _INT.fullmatch(t):
         return int(t)
     if _NUMBER.fullmatch(t):
-        f = float(t)
-        return f if not math.isfinite(f) or Fraction(f) == Fraction(t) else ExactDecimal(t)
+        return exact_number(t)  # the decimal typed, exactly (an ExactDecimal when no float64 is that number)
     return None
 
 
@@ -219,7 +220,7 @@ class Param:
                 self._fail(shown, owner)
             v = int(f) if isinstance(v, float) else int(v)
         else:
-            v = v if isinstance(v, ExactDecimal) else float(v)
+            v = exact_number(v) if isinstance(v, Fraction) else (v if isinstance(v, ExactDecimal) else float(v))
             if math.isnan(v) or (self.finite and math.isinf(v)):
                 self._fail(shown, owner)
         if not self.in_range(v):
@@ -321,8 +322,8 @@ def _parse_list(t: str) -> Any:
 
 
 def _is_number(v: Any) -> bool:
-    """A real number (bool and complex refused; numpy scalars accepted)."""
-    return not isinstance(v, bool) and (isinstance(v, (int, float)) or _is_numpy_number(v))
+    """A real number (bool and complex refused; numpy scalars and Fractions accepted)."""
+    return not isinstance(v, bool) and (isinstance(v, (int, float, Fraction)) or _is_numpy_number(v))
 
 
 def _is_numpy_number(v: Any) -> bool:

@@ -148,11 +148,14 @@ def _exact(v: Any) -> Any:
     """A float as an exact ball; a list or tuple (a schedule λ_t, ε_t, ...) with its floats as exact balls;
     anything else unchanged. Ball arithmetic only."""
     from . import numeric as nm
+    from .params import ExactDecimal
 
-    if isinstance(v, float):  # a float (its binary value) or an ExactDecimal (the decimal it was written as)
+    if isinstance(v, ExactDecimal):  # the decimal the user gave: a tight ball of it, not of its float64
+        return nm.ball(v.exact)
+    if type(v) is float:
         return nm.ball(v)
-    if type(v) in (list, tuple) and any(isinstance(e, float) for e in v):
-        return type(v)(nm.ball(e) if isinstance(e, float) else e for e in v)
+    if type(v) in (list, tuple) and any(type(e) is float or isinstance(e, ExactDecimal) for e in v):
+        return type(v)(_exact(e) if type(e) is float or isinstance(e, ExactDecimal) else e for e in v)
     return v
 
 

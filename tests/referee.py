@@ -71,23 +71,28 @@ def contains(interval, value: Q) -> bool:
 
 
 
-def slipped(monkeypatch, cls, side: str = "rhs", factor=2) -> None:
-    """A deliberately wrong calculator: ``cls.evaluate`` hands ``side`` ("lhs" or "rhs") times ``factor`` to
-    Context.result, in both arithmetics, as a slip in its formula would (the float verdict, the ball re-derivation and
-    the claimed enclosures all carry it; the checker recomputes the side from the statement)."""
+def slipped(monkeypatch, cls, side: str = "rhs", change=2) -> None:
+    """A deliberately wrong calculator: ``cls.evaluate`` hands ``side`` ("lhs" or "rhs", the latter with its lower bound
+    over comparators) changed by ``change`` (a factor, or a function of the value) to Context.result, in both
+    arithmetics, as a slip in its formula would (the float verdict, the ball re-derivation and the claimed enclosures
+    all carry it; the checker recomputes the side from the statement)."""
     evaluate = cls.evaluate
+    f = change if callable(change) else (lambda v: v * change)
 
     def wrong(self, ctx):
         result = ctx.result
 
-        def scaled(lhs, rhs, *args, **kwargs):
+        def slipped_result(lhs, rhs, *args, **kwargs):
             if side == "lhs":
-                lhs = lhs * factor
-            else:
-                rhs = rhs * factor
-            return result(lhs, rhs, *args, **kwargs)
+                return result(f(lhs), rhs, *args, **kwargs)
+            args = list(args)
+            if len(args) >= 2 and args[1] is not None:  # (terms, rhs_lower, ...)
+                args[1] = f(args[1])
+            if kwargs.get("rhs_lower") is not None:
+                kwargs["rhs_lower"] = f(kwargs["rhs_lower"])
+            return result(lhs, f(rhs), *args, **kwargs)
 
-        ctx.result = scaled
+        ctx.result = slipped_result
         return evaluate(self, ctx)
 
     monkeypatch.setattr(cls, "evaluate", wrong)

@@ -151,10 +151,16 @@ def test_s51_and_table1_symbolic_erratum_value():
     want = abs(Fraction(39, 64) - Fraction(33, 50))
     assert want == Fraction(81, 1600)
     for cid, key in (("OMM-S51", "phi_s"), ("OMM-TAB1", "phi_t")):
-        r = check(cid, *DUMMY, params={"mode": "symbolic", "r": 0.8, key: 0.5})
+        r = check(cid, *DUMMY, params={"mode": "symbolic", "r": Fraction(4, 5), key: 0.5})  # r = 4/5 exactly
         assert r.lhs == float(want) and r.holds is False
         r = check(cid, *DUMMY, params={"mode": "symbolic", "r": 1.3, key: 0.0})
         assert r.lhs == 0 and r.holds is True
+        # the Python float 0.8 is its binary value 0.8000000000000000444…, not 4/5 (issue 24, class 2): the exact
+        # |X − κ²| there, computed here in Fractions, is not 81/1600
+        R, e = Fraction(0.8), Fraction(1, 2)
+        exact = abs((1 - (e / R) ** 2) - (Fraction(1, 2) + R * R / 4))
+        r = check(cid, *DUMMY, params={"mode": "symbolic", "r": 0.8, key: 0.5})
+        assert exact != want and r.lhs == float(exact) != float(want)
 
 
 @pytest.mark.claim("OMM-TAB1")
@@ -319,30 +325,44 @@ def test_table1_symbolic_no_case_and_run():
 
 @pytest.mark.claim("OMM-TAB1")
 def test_table1_symbolic_at_q_exactly_sqrt2():
-    """r = float(√2), φ = 0 (sympy's nsimplify reads it back as √2 exactly): q = √2 is the closed end of the printed
-    case q ≥ √2, so X = 1 − (1/√2)² = ½; κ² with δ = √2/2, η = ½ ≤ δ² = ½ is 1 − η²/δ² = 1 − ¼/½ = ½: lhs 0."""
+    """r = float(√2), φ = 0. The float is its own binary value 1.41421356237309514547…, just above √2 (it used to be
+    read back by sympy's nsimplify as √2 itself, a "nicer" number than the one given: issue 24, class 2), so
+    q = r > √2 is decided exactly, X = 1 − 1/r²; κ² with δ = r/2, η = ½ < δ² is 1 − η²/δ² = 1 − 1/r² too: lhs 0.
+    At the exact decimal r² = 2 is not reachable (√2 is irrational); at r = 7/5 (q < √2) the middle case applies."""
+    R = Fraction(math.sqrt(2))
+    assert R * R > 2
     r = check("OMM-TAB1", *DUMMY, params={"mode": "symbolic", "r": math.sqrt(2), "phi_t": 0.0})
-    assert r.terms["printed"] == "1/2" and r.terms["2 + Thm 4.1 (closed form)"] == "1/2"
+    assert r.terms["printed"] == str(1 - 1 / R ** 2) == r.terms["2 + Thm 4.1 (closed form)"]
     assert r.lhs == 0 and r.holds is True
+    r = check("OMM-TAB1", *DUMMY, params={"mode": "symbolic", "r": Fraction(7, 5), "phi_t": 0.0})
+    assert r.terms["printed"] == str(Fraction(49, 100)) == r.terms["2 + Thm 4.1 (closed form)"] and r.lhs == 0
 
 
 @pytest.mark.claim("OMM-TAB1")
-def test_table1_certified_run_at_a_regime_boundary():
+def test_table1_certified_run_at_a_regime_boundary(monkeypatch):
     """Two classes of three collinear points at x₁ = ±2 (x₂ ∈ {0, ½, 1}): D = 1 (each class's diameter), γ* = 2
     (half the gap 4), r = D/γ* = ½. The second column's regimes of q = r/(1 − φ) end at q = 1 − φ, 1 and √2, i.e.
-    r = (1 − φ)², 1 − φ and (1 − φ)√2. At φ = 1 − ½/√2, r = ½ is the boundary q = √2 itself: the certified r
-    interval straddles it, the column's value there is a one-sided limit that ball arithmetic cannot certify, and
-    the certified verdict is inconclusive. At φ = 0.6 (boundaries 0.16, 0.4, 0.566) r lies inside one regime and
-    the run certifies: 1 mistake ≤ 2."""
+    r = (1 − φ)², 1 − φ and (1 − φ)√2. The certificate carries the exact minimisers of eq. 3, so γ* = 2 and r = ½
+    are exact and the regime of q is decided exactly: at φ = 1 − ½/√2 (a float, so q is not √2 itself) and at
+    φ = 0.6 (boundaries 0.16, 0.4, 0.566) the run certifies, 1 mistake ≤ 2. With only the solver's float weights
+    (no exact minimisers) the bracket of r has a width: at φ = 1 − ½/√2 it straddles the boundary q = √2, where the
+    column's value is a one-sided limit, and the verdict stays inconclusive; at φ = 0.6 it still certifies.
+    (Weights that are not minimisers: the certificate's bracket is then wider than the float64 one reported.)"""
+    import bounds.omm as bo
+
     X = np.array([[2., 0.], [-2., 0.], [2., 1.], [-2., 1.], [2., .5], [-2., .5]])
     y = np.array([1, -1, 1, -1, 1, -1])
-    for phi, verdict in ((1 - 0.5 / math.sqrt(2), "inconclusive"), (0.6, "holds")):
-        r = check("OMM-TAB1", X, y, kernel="linear", learner="omm-efficient", params={"phi_t": phi, "rho": 0.9},
-                  certify=True)
-        lo, hi = r.terms["r certified"]
-        assert lo <= 0.5 <= hi and hi - lo < 1e-8
-        assert (r.lhs, r.rhs, r.terms["mistakes"]) == (1, 2, 1)
-        assert r.verdict == verdict, phi
+    for exact in (True, False):
+        if not exact:  # convex weights on (2, 0) and (−2, 1): γ* ∈ [2, √17/2], r ∈ [2/√17, ½] (a width of 0.015)
+            monkeypatch.setattr(bo, "exact_weights", lambda *a: [Fraction(1), Fraction(0), Fraction(0), Fraction(1),
+                                                                 Fraction(0), Fraction(0)])
+        for phi, verdict in ((1 - 0.5 / math.sqrt(2), "holds" if exact else "inconclusive"), (0.6, "holds")):
+            r = check("OMM-TAB1", X, y, kernel="linear", learner="omm-efficient",
+                      params={"phi_t": phi, "rho": 0.9}, certify=True)
+            lo, hi = r.terms["r certified"]
+            assert lo <= 0.5 <= hi and hi - lo < 1e-8
+            assert (r.lhs, r.rhs, r.terms["mistakes"]) == (1, 2, 1)
+            assert r.verdict == verdict, (phi, exact)
 
 
 def _num_rows(name, thetas):
@@ -529,7 +549,7 @@ def test_l43_dimension_is_bounded():
 def test_a_stopped_learner_is_inconclusive_with_zero_sides(monkeypatch):
     """If the float run stops on v₊ = v₋ although the classes are certified separable, OMM-L42 reports no numbers
     (lhs = rhs = 0) and an inconclusive verdict naming the stop, never a verdict."""
-    def stop(self, vp, vm, t_alg):
+    def stop(self, vp, vm, t_alg, exact=None):
         raise ValueError(f"{self.name}: v+ = v- at t = {t_alg}: the sequence is not linearly separable (forced)")
 
     monkeypatch.setattr(_omm.OnlineMaxMargin, "_set_certificates", stop)

@@ -26,13 +26,20 @@ class Sides:
     ``rhs_lower``: a lower bound of the right side over every admissible comparator (None where the claim has no
     comparator, or the certificate no dual evidence); ``forall``: the claim quantifies over comparators, so "holds"
     needs lhs ≤ rhs_lower and "VIOLATED" lhs > rhs at the explicit one; ``terms``: named quantities (the same names
-    as the producer's terms), each checked against the producer's enclosure."""
+    as the producer's terms), each checked against the producer's enclosure.
+
+    ``gap`` (rhs − lhs) and ``gap_lower`` (rhs_lower − lhs), optional: the differences as the statement computes them
+    in a form whose sign is decided at an exact tie, e.g. √a − √b written (a − b)/(√a + √b), which is an exact 0 when
+    a = b where the difference of the two balls √a, √b is not; verify decides on them when given, after checking that
+    each encloses the plain difference of the sides."""
 
     lhs: Real
     rhs: "Real | None"
     rhs_lower: "Real | None" = None
     forall: bool = False
     terms: dict = field(default_factory=dict)
+    gap: "Real | None" = None
+    gap_lower: "Real | None" = None
 
 
 def statement(*ids: str):
