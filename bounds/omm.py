@@ -1187,7 +1187,7 @@ class Example51(OmmClaim):
             with nm.float64():
                 X = np.asarray(ctx.X, float)
             if nm.is_ball():  # certified: the pairs (x_t, y_t) are z¹, z², z³ exactly (no tolerance)
-                ok = all((tuple(Fraction(float(v)) for v in x), int(y)) in pairs for x, y in zip(X, ctx.y))
+                ok = all((tuple(Fraction(v) for v in x), int(y)) in pairs for x, y in zip(X, ctx.y))
             else:  # float64: up to 1e-12 (z³ = (c + r, −1) is stored rounded); the labels exactly
                 P = np.array([[float(a) for a in z] for z, _ in pairs])
                 ok = all(any(np.allclose(P[k], x, rtol=0, atol=1e-12) and pairs[k][1] == y for k in range(3))
