@@ -211,8 +211,8 @@ def _check_certificate(cert: Certificate, claim, bres, X, y, kernel, evidence: d
     checked here: the verdict is inconclusive until ``boundlab verify`` accepts it."""
     import checker
 
-    if claim.id not in checker.known():  # TRANSITION: claims whose statement is not written yet keep the ball verdict
-        cert.notes.append("not yet checked by the certificate checker (no statement for this claim)")
+    if claim.id not in checker.known():
+        cert.holds, cert.reason = None, f"the certificate checker has no statement of {claim.id}"
         return
     try:
         cert.document = build(claim, bres, X, y, kernel, evidence)
