@@ -921,3 +921,16 @@ def test_ald_det_is_certified_on_float_data_whose_alphas_are_not_dyadic(kernel):
     assert r.verdict == "holds" and certified(r)["accepted"], r.certificate.reason
     tests = int(np.sum(np.isfinite(r.trace["alpha_t"])))
     assert r.certificate.document["claimed"]["lhs"] == [0, 0] and r.terms["ALD tests"] == tests >= 25
+
+
+def test_omdr_adding_a_dependent_point_is_certified():
+    """POMDR's OMDR phase adds points regardless of the ALD test, here a 4th point in R³ under the linear kernel,
+    whose Schur complement over the support is 0: the support's Cholesky factor (which OMDR never reads) met a ball
+    it could not decide (gram_factor: 'cannot decide Ball(5.6e-309 ± 4.2e-308) > 0') and the run was undecidable;
+    now the factor is dropped as for any point in the span, and the run certifies."""
+    import adversaries
+
+    X, y = adversaries.make_sequence("noisy:T=30,d=3,noise=0.2", seed=0)
+    r = bounds.check("POM-T2", X / 2, y, kernel="linear", learner="pomdr", params={"B": 8, "B0": 2}, certify=True)
+    assert r.verdict == "holds" and certified(r)["accepted"], r.certificate.reason
+    assert max(r.trace.size) > 3  # more than d = 3 points in the support: a dependent one joined it
