@@ -545,6 +545,22 @@ def test_avp_t3_at_a_given_comparator_agrees_with_the_referee():
     assert contains(doc["claimed"]["rhs"], L - Gf + ref["A"] + const) and r.lhs == sum(ref["M'"])
 
 
+@pytest.mark.claim("AVP-T3")
+@pytest.mark.claim("AVP-C2")
+def test_avp_epsilon_window_is_open_and_exact():
+    """λ_t/2 < ε_t < 1 (Theorem 3, eq. 5): ε = λ/2 exactly is outside (refused), the next float inside (certified
+    by the calculator and the checker, which decides λ_t/2 < ε_t as λ_t² < 4ε_t²)."""
+    X, y = _X4 / 2, _Y4
+    with pytest.raises(bounds.base.PreconditionError, match="lambda_t/2 < eps_t"):
+        bounds.check("AVP-T3", X, y, kernel="linear", params={"lam": 1.0, "eps": 0.5}, certify=True)
+    r = bounds.check("AVP-T3", X, y, kernel="linear", params={"lam": 1.0, "eps": _up(0.5)}, certify=True)
+    assert r.verdict == "holds" and "hypothesis λ_t/2 < ε_t < 1 for every t" in r.certificate.checker["checked"]
+    doc = copy.deepcopy(certified(r))
+    doc["params"]["eps"] = "1/2"  # the certificate moved onto the boundary: the checker refuses it exactly
+    out = checker.verify(doc)
+    assert not out.accepted and "λ_t/2 < ε_t < 1" in out.reason, out.reason
+
+
 # -------------------------------------------------------------------------------- witness, tampering, shapes
 def test_the_registered_ahp_t6_witness_is_confirmed_by_the_checker():
     rep = replay("bounds/witnesses/AHP-T6-no-halving.json")
