@@ -551,8 +551,9 @@ def test_avp_epsilon_window_is_open_and_exact():
     """λ_t/2 < ε_t < 1 (Theorem 3, eq. 5): ε = λ/2 exactly is outside (refused), the next float inside (certified
     by the calculator and the checker, which decides λ_t/2 < ε_t as λ_t² < 4ε_t²)."""
     X, y = _X4 / 2, _Y4
-    with pytest.raises(bounds.base.PreconditionError, match="lambda_t/2 < eps_t"):
-        bounds.check("AVP-T3", X, y, kernel="linear", params={"lam": 1.0, "eps": 0.5}, certify=True)
+    for eps in (0.5, 1.0):  # both ends are open
+        with pytest.raises(bounds.base.PreconditionError, match="lambda_t/2 < eps_t"):
+            bounds.check("AVP-T3", X, y, kernel="linear", params={"lam": 1.0, "eps": eps}, certify=True)
     r = bounds.check("AVP-T3", X, y, kernel="linear", params={"lam": 1.0, "eps": _up(0.5)}, certify=True)
     assert r.verdict == "holds" and "hypothesis λ_t/2 < ε_t < 1 for every t" in r.certificate.checker["checked"]
     doc = copy.deepcopy(certified(r))
