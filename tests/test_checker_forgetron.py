@@ -199,7 +199,8 @@ def check_claimed(doc, name, value, X, y, tol=MP(10) ** -30):
 
 
 LEARNERS = [("remove-oldest", {"B": 1}), ("remove-oldest", {"B": 2}), ("perceptron", {}),
-            ("shrinking-perceptron", {"phi": 0.5}), ("shrinking-perceptron", {"phi": 0.75}), ("forgetron-basic", {"B": 2})]
+            ("shrinking-perceptron", {"phi": 0.5}), ("shrinking-perceptron", {"phi": 0.75}),
+            ("forgetron-basic", {"B": 2})]
 #: The self-tuned and greedy Forgetron (001 §6-7), on which the statements of PER-L1, FGT-L2 to FGT-L6 are checked
 #: as well (a pool of its own, so that every referee test meets them): small budgets, so that removals and the
 #: shrinks of eq. 43 occur within T ≤ 12 rounds.
