@@ -937,6 +937,32 @@ def test_lemma_2_attained_at_a_greedy_removal():
     assert r6.verdict == "holds" and certified(r6, GREEDY_X, GREEDY_Y).document["claimed"]["terms"]["sum Psi"] == [0, 0]
 
 
+@pytest.mark.claim("FGT-L3")
+@pytest.mark.claim("FGT-L4")
+def test_eq_43_root_above_one_gives_phi_exactly_one():
+    """Self-tuned, B = 5, degree-2 kernel: on round 8 (the first removal) a > 0 and g(1) = a + b + c < 0 (c = −45/16),
+    so eq. 43's root (−b + √d)/(2a) is irrational and > 1 and φ_8 = min{1, root} = 1. The rule must give the rational
+    1 (f''_8 is f'_8, β_8 = 0 exactly): the arb maximum of 1 and a ball gave an arb 1, with which f''_8 was a
+    rescaled copy whose non-dyadic distances left Lemma 3's and Lemma 4's rows of slack 0 undecidable."""
+    from flint import fmpq
+
+    from checker.certificate import Certificate
+    from checker.runs import replay as rule_replay
+
+    X = np.array([[-0.25, 0.375], [-0.375, -0.25], [-0.375, -0.375], [-0.25, 0.25], [0.125, 0.0], [-0.375, 0.375],
+                  [0.375, -0.25], [-0.5, -0.25]])
+    y = np.array([-1, 1, 1, 1, -1, 1, 1, -1])
+    for cid in ("FGT-L3", "FGT-L4"):
+        r = bounds.check(cid, X, y, kernel="poly:degree=2", learner="forgetron-self-tuned", params={"B": 5},
+                         certify=True)
+        doc = certified(r, X, y).document
+        assert r.verdict == "holds", r.certificate.reason
+    run = rule_replay(Certificate(doc))
+    a, b, c = (run.terms[n][7] for n in "abc")
+    assert run.terms["branch"][7] == "root" and a > 0 and a + b + c < 0 and c == fmpq(-45, 16)
+    assert isinstance(run.terms["phi"][7], fmpq) and run.terms["phi"][7] == 1
+
+
 @pytest.mark.claim("FGT-L4")
 def test_eq_52_candidates_are_the_old_active_set():
     """Lemma 4 has no hypothesis on κ(x, x), so a large x_t may occur: x_1 = e_1, x_2 = 2e_2 (B = 1). On round 2 the
