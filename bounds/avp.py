@@ -212,7 +212,9 @@ class AVPTheorem3(Claim):
             L = hinge(vals, ctx.y.astype(float))
         Gf = g @ vals
         terms.update({"L_T(f)": L, "||f||": s, "<G,f>": Gf})
-        return ctx.result(lhs, L - Gf + A + const, terms, comparator={"kind": "given", "norm": s})
+        ctx.comparator_f = f  # the explicit comparator the verdict is about (the certificate's)
+        return ctx.result(lhs, L - Gf + A + const, terms,
+                          comparator={"kind": "zero" if f is None else "given", "norm": s})
 
     def certificate_evidence(self, res) -> dict:
         """``tilted_dual``: the dual points a ∈ [0, 1]^T (exact binary fractions) whose weak-duality bounds

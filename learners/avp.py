@@ -114,7 +114,8 @@ class AVP(AggressiveLearner):
         P.positive("U", math.inf, "radius of the ball H_U the hypothesis is projected onto", finite=False,
                    boundary=(math.inf, 1.0)),
         P.positive("lam", 1.0, "λ_t: a constant, one per round, or 'cor2' (Corollary 2's schedule, needs a finite U)",
-                   choices=("cor2",), list_ok=True, boundary=(1.0, 2.0 - 1e-9, "cor2")),
+                   choices=("cor2",), list_ok=True,
+                   boundary=(1.0, 2.0 - 1e-9, "cor2")),  # tuning: search boundary points (a λ ≥ 2 is refused)
         P.unit("eps", 0.75, "ε_t: a constant or one per round (Theorem 3 needs λ_t/2 < ε_t < 1)", list_ok=True,
                boundary=lambda o: _eps_edges(o.get("lam"))),
     )

@@ -98,7 +98,9 @@ class ShrinkRemovePerceptron(KernelLearner):
         ``self.Q`` (Q_t = Σ_{i∈J,i<t} Ψ_i), ``self.norm_prime`` (‖f'_t‖), ``self.new_slot`` (slot of x_t),
         ``self.weight(i)`` (σ_{i,t}, the weight before the shrink), ``self.margin(i)`` (y_i f'_t(x_i)),
         ``self.sigma_r`` = σ_{r_t,t} and ``self.mu_r`` = y_{r_t} f'_t(x_{r_t}) when ``slot`` is not None,
-        ``self.B``, ``self.U``. Must return a number in (0, 1] (checked: ValueError naming phi). Default: 1.
+        ``self.B``, ``self.U``. Must return a number in (0, 1] (checked: ValueError naming phi). Default: 1. A hook
+        that returns min{1, x} sets ``self.phi_capped``: in ball arithmetic that minimum may be a ball straddling 1
+        (x = 1 exactly, or too close to tell), which is then taken as it is (φ_t ≤ 1 holds by construction).
     ``removal_slot(t) -> slot``
         called after the Perceptron step when |I'_t| > B; returns the support slot of r_t (any i ∈ I_t). Default:
         the oldest example of I_t (smallest insertion round), as in eq. 9 and Fig. 2.
@@ -191,10 +193,14 @@ class ShrinkRemovePerceptron(KernelLearner):
 
     def _shrink(self, t: int, slot: "int | None") -> Any:
         self.phi_at_radius = False  # set by shrink_coefficient when it returns U/‖f'_t‖ (see Phi)
+        self.phi_capped = False  # set by shrink_coefficient when it returns min{1, ·}: φ ≤ 1 by construction
         phi = self.shrink_coefficient(t, slot)
-        if not 0 < phi <= 1:
+        # in ball arithmetic min{1, x} is a ball that straddles 1 when x is 1 or too close to tell (an exact tie
+        # φ = 1 of irrational numbers): it still contains φ_t, which is ≤ 1, and the update scales by it
+        straddles = self.phi_capped and nm.is_ball() and nm.lower(phi) < 1 <= nm.upper(phi)
+        if not (0 < phi and (straddles or phi <= 1)):
             raise ValueError(f"{self.name}: shrinking coefficient phi must lie in (0, 1], got {phi!r} on round {t}")
-        if phi != 1:
+        if straddles or phi != 1:
             self.f.scale(phi)
         self.log("phi", phi)
         self.log("Phi", Phi(phi, self.norm_prime, self.U_exact, self.phi_at_radius))

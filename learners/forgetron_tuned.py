@@ -89,6 +89,7 @@ class _SelfTunedShrink(ShrinkRemovePerceptron):
         a, b, c = sigma * sigma - 2 * sigma * mu, 2 * sigma, self.Q - FIFTEEN_32 * self.M
         for name, value in (("a", a), ("b", b), ("c", c)):
             self.log(name, value)
+        self.phi_capped = True  # eq. 43 gives min{1, ·} or 1
         return phi_eq43(a, b, c)
 
 

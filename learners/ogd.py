@@ -104,6 +104,12 @@ class KernelOGD(_HingeOGD):
         return fx, "shrink" if self.lam else "none"
 
 
+def _eta_boundary(o: dict) -> list:
+    """The search's boundary values of η: λη = 1/B (Thm 3's remark) and λη = 1 (the learner's limit)."""
+    B, lam = o.get("B"), o.get("lam")
+    return [1 / (B * lam), 1 / lam] if B and lam else []  # tuning: search candidates only; no verdict reads them
+
+
 class _BoundedOGD(_HingeOGD):
     """Algorithm 1 of 002 for a sampling distribution given by ``_distribution`` (uniform or eq. 16)."""
 
@@ -116,7 +122,7 @@ class _BoundedOGD(_HingeOGD):
         P.budget(low=2, doc="budget B ≥ 2 (eq. 9 divides by 1 − p_i)"),
         P.positive("lam", 0.01, "regularisation λ > 0 (λη ≤ 1)"),
         P.positive("eta", 0.1, "step size η (λη ≤ 1; Theorem 2's regime λη near 1/B)",
-                   boundary=lambda o: [1 / (o["B"] * o["lam"]), 1 / o["lam"]] if o.get("B") and o.get("lam") else []),
+                   boundary=_eta_boundary),
         P.positive("gamma", 1.0, "coefficient cap γ of eq. 10 (γ² stays finite)", high=1e150, boundary=(1.0, 0.1)),
         P.seed(),
     )

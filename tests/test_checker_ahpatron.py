@@ -506,6 +506,56 @@ def test_table_3_setting_is_checked_exactly(params, want):
     assert terms(certified(r))["|N_T|"] == [sum(ref["N"])] * 2
 
 
+@pytest.mark.claim("AHP-PROJ")
+def test_ahp_proj_without_halving_reports_zero():
+    """No halving round (T < B): nothing to check, lhs = 0 ≤ 1, certified (a survivor of the mutation sample
+    reported lhs = 1 there unnoticed)."""
+    r = bounds.check("AHP-PROJ", _X4, _Y4, kernel="linear", params={"B": 8}, certify=True)
+    doc = certified(r)
+    assert r.lhs == 0 and doc["claimed"]["lhs"] == [0, 0] and terms(doc)["halvings"] == [0, 0]
+
+
+@pytest.mark.claim("AVP-T3")
+def test_avp_t3_at_a_given_comparator_agrees_with_the_referee():
+    """A given comparator f = ½κ(x_1, ·) − ¼κ(x_2, ·) (scope 'given'): L_T(f), ⟨G, f⟩ and the right side in
+    Fractions (U = ∞: G = −Σ_upd y_tκ(x_t, ·)), inside the certified enclosures (a survivor of the mutation
+    sample broke L_T(f) on this path unnoticed)."""
+    from learners.expansion import KernelExpansion
+    from learners.kernels import parse_kernel
+
+    X = np.array([[0.5, 0.0], [0.0, 0.5], [-0.5, 0.25], [0.25, -0.5], [0.5, 0.5]])
+    y = np.array([1, 1, -1, -1, 1])
+    f = KernelExpansion.from_points(parse_kernel("linear"), X[:2], np.array([0.5, -0.25]))
+    r = bounds.check("AVP-T3", X, y, kernel="linear", params={"lam": 0.5, "eps": 0.75}, comparator=f, certify=True)
+    doc = certified(r)
+    assert doc["scope"] == "given"
+    Xq, yl = exact_rows(X, y)
+    ref = avp_referee("linear", Xq, yl, Q(1, 2), Q(3, 4))
+    vals = [Q(1, 2) * kappa("linear", Xq[0], x) - Q(1, 4) * kappa("linear", Xq[1], x) for x in Xq]
+    L = sum(max(Q(0), 1 - yt * v) for v, yt in zip(vals, yl))
+    Gf = sum(g * v for g, v in zip(ref["G"], vals))
+    const = sum(Q(1, 4) for a in ref["M'"] if a) + sum(Q(1, 4) - Q(3, 4) for b in ref["N"] if b)
+    assert contains(terms(doc)["L_T(f)"], L) and contains(terms(doc)["<G,f>"], Gf)
+    assert contains(doc["claimed"]["rhs"], L - Gf + ref["A"] + const) and r.lhs == sum(ref["M'"])
+
+
+@pytest.mark.claim("AVP-T3")
+@pytest.mark.claim("AVP-C2")
+def test_avp_epsilon_window_is_open_and_exact():
+    """λ_t/2 < ε_t < 1 (Theorem 3, eq. 5): ε = λ/2 exactly is outside (refused), the next float inside (certified
+    by the calculator and the checker, which decides λ_t/2 < ε_t as λ_t² < 4ε_t²)."""
+    X, y = _X4 / 2, _Y4
+    for eps in (0.5, 1.0):  # both ends are open
+        with pytest.raises(bounds.base.PreconditionError, match="lambda_t/2 < eps_t"):
+            bounds.check("AVP-T3", X, y, kernel="linear", params={"lam": 1.0, "eps": eps}, certify=True)
+    r = bounds.check("AVP-T3", X, y, kernel="linear", params={"lam": 1.0, "eps": _up(0.5)}, certify=True)
+    assert r.verdict == "holds" and "hypothesis λ_t/2 < ε_t < 1 for every t" in r.certificate.checker["checked"]
+    doc = copy.deepcopy(certified(r))
+    doc["params"]["eps"] = "1/2"  # the certificate moved onto the boundary: the checker refuses it exactly
+    out = checker.verify(doc)
+    assert not out.accepted and "λ_t/2 < ε_t < 1" in out.reason, out.reason
+
+
 # -------------------------------------------------------------------------------- witness, tampering, shapes
 def test_the_registered_ahp_t6_witness_is_confirmed_by_the_checker():
     rep = replay("bounds/witnesses/AHP-T6-no-halving.json")

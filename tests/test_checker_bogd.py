@@ -803,3 +803,41 @@ def test_the_checker_modules_of_the_family_use_no_float():
                 assert node.level > 0 or node.module in ("__future__", "flint"), (rel, node.module)
             assert not (isinstance(node, ast.Constant) and isinstance(node.value, float)), (rel, node.lineno)
             assert not (isinstance(node, ast.Name) and node.id in ("float", "math", "np", "numpy")), (rel, node.lineno)
+
+
+# ------------------------------------------------------------------------------- mutation survivors (seed 24027)
+@pytest.mark.claim("BOGD-H")
+@pytest.mark.parametrize("reading, verdict", [("printed", "VIOLATED"), ("corrected", "holds")])
+def test_bogd_h_at_the_origin_divides_by_one(reading, verdict):
+    """Every point at the origin (linear kernel, κ(x, x) = 0): H(f_t) = 0 whatever the weights, which are unequal
+    (η and η(1 − λη)). The printed equality condition fails (a degenerate case of the equality-condition erratum);
+    the corrected one (α_i√κ_ii all 0) holds. Both are certified: the relative defects divide by 1 where
+    max Bα²κ = 0 (a divisor 0 gives NaN and no verdict)."""
+    X, y = np.zeros((4, 2)), np.array([1, -1, 1, -1])
+    r = bounds.check("BOGD-H", X, y, kernel="linear", learner="bogd",
+                     params={"B": 2, "lam": 0.5, "eta": 1.0, "reading": reading}, certify=True)
+    doc = certified(r)
+    assert r.verdict == verdict and doc["claimed"]["terms"]["removals"] == [2, 2]
+    assert contains(doc["claimed"]["lhs"], Q(1, 2) if verdict == "VIOLATED" else Q(0))  # spread (1 − ½)/1
+
+
+@pytest.mark.claim("BOGD-H")
+@pytest.mark.parametrize("delta, nan", [(1.2e-6, True), (4e-6, False)])
+def test_bogd_h_screen_leaves_a_spread_near_its_threshold_to_the_check(delta, nan):
+    """BOGD-H's screen counts a spread above 1e-6 as unequal weights; a run whose spread lies within 5e-7 of that
+    threshold (where the float screen and the check could round differently) must read NaN (never cleared). Here
+    H = 0 (α√κ equal: α = (1, 1 + δ), κ = (1, (1 + δ)⁻²)) and the spread δ/(1 + δ)."""
+    from types import SimpleNamespace
+
+    from learners.trace import Trace
+
+    a = np.array([1.0, 1.0 + delta])
+    rec = {"t": 1, "p": np.array([0.5, 0.5]), "alpha": a, "alpha_new": a, "kdiag": np.array([1.0, 1 / a[1] ** 2]),
+           "i": 0, "lam_eta": 0.1}
+    one, z = np.ones(1, np.int8), np.zeros(1)
+    tr = Trace("bogd", {}, "linear", z, one, one, np.zeros(1, np.int16), ("none",), np.zeros(1, np.int64), z,
+               {"H": np.array([0.0])})
+    scr = bounds.get("BOGD-H").screen(SimpleNamespace(removal_log=[rec], trace=tr), None, {"reading": "printed"})
+    assert math.isnan(scr.lhs) == nan, scr
+    if not nan:
+        assert scr.lhs == pytest.approx(delta / (1 + delta), rel=1e-6)

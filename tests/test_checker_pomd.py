@@ -507,7 +507,8 @@ def test_interlace_is_certified_and_agrees_with_the_referee(data, kernel):
     """Every tested submatrix (the support's prefixes, the random index sets of the evidence) interlaces with K_T
     by the referee's own 60-digit eigenvalues; the certified verdict is "holds" with lhs exactly 0 for the rational
     kernels (equal eigenvalues proven equal exactly), and for the Gaussian kernel wherever acb_mat.eig isolates
-    every eigenvalue (a repeated eigenvalue, e.g. of two equal points, leaves it inconclusive, and says so)."""
+    every eigenvalue and every gap is strict (a repeated eigenvalue, e.g. of two equal points, or a gap attained
+    with equality, e.g. by three symmetric points, leaves it inconclusive: balls cannot prove an equality)."""
     from bounds.pomd import random_subsets
 
     X, y = data.draw(sequences(kernel == "linear"))
@@ -519,17 +520,19 @@ def test_interlace_is_certified_and_agrees_with_the_referee(data, kernel):
         lam = mp_eigenvalues(K)
         added = [t for t, k in enumerate(r.trace.kind) if r.trace.kind_names[k] == "pomd-add"]
         subsets = [added[:j] for j in range(1, len(added) + 1)] + [s.tolist() for s in random_subsets(T, 4)]
+        equal = any(lam[i] - lam[i + 1] < NEAR for i in range(T - 1))  # a repeated eigenvalue of K_T
         for S in subsets:
             mu, m = mp_eigenvalues([[K[i][j] for j in S] for i in S]), len(S)
             assert all(lam[i + T - m] - NEAR <= mu[i] <= lam[i] + NEAR for i in range(m)), (X, y, S)
-        repeated = any(lam[i] - lam[i + 1] < NEAR for i in range(T - 1))
+            if m < T:  # an interlacing inequality attained with equality (e.g. by a symmetric configuration)
+                equal |= any(min(mu[i] - lam[i + T - m], lam[i] - mu[i]) < NEAR for i in range(m))
     assert r.terms["submatrices"] == len(subsets)  # (the float "worst order m" may name a rounding-level gap)
     if r.verdict == "holds":
         claimed = r.certificate.document["claimed"]
         assert certified(r)["accepted"] and claimed["lhs"] == [0, 0] == claimed["terms"]["worst order m"], (X, y)
         assert r.certificate.document["evidence"]["subsets"] == subsets[len(added):]
     else:
-        assert kernel.startswith("gaussian") and repeated, (X, y, r.certificate.reason)
+        assert kernel.startswith("gaussian") and equal, (X, y, r.certificate.reason)
 
 
 @pytest.mark.claim("INTERLACE")
@@ -905,3 +908,16 @@ def test_ald_det_is_certified_on_float_data_whose_alphas_are_not_dyadic(kernel):
     assert r.verdict == "holds" and certified(r)["accepted"], r.certificate.reason
     tests = int(np.sum(np.isfinite(r.trace["alpha_t"])))
     assert r.certificate.document["claimed"]["lhs"] == [0, 0] and r.terms["ALD tests"] == tests >= 25
+
+
+def test_omdr_adding_a_dependent_point_is_certified():
+    """POMDR's OMDR phase adds points regardless of the ALD test, here a 4th point in R³ under the linear kernel,
+    whose Schur complement over the support is 0: the support's Cholesky factor (which OMDR never reads) met a ball
+    it could not decide (gram_factor: 'cannot decide Ball(5.6e-309 ± 4.2e-308) > 0') and the run was undecidable;
+    now the factor is dropped as for any point in the span, and the run certifies."""
+    import adversaries
+
+    X, y = adversaries.make_sequence("noisy:T=30,d=3,noise=0.2", seed=0)
+    r = bounds.check("POM-T2", X / 2, y, kernel="linear", learner="pomdr", params={"B": 8, "B0": 2}, certify=True)
+    assert r.verdict == "holds" and certified(r)["accepted"], r.certificate.reason
+    assert max(r.trace.size) > 3  # more than d = 3 points in the support: a dependent one joined it

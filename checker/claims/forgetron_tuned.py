@@ -13,7 +13,8 @@ from flint import fmpq
 from ..certificate import Certificate, as_fmpq
 from ..numbers import INF, Rejected, le, log, lt, sign, sqrt, total
 from ..runs import replay
-from ..runs.forgetron_tuned import FIFTEEN_32, budget, radius
+from ..runs.forgetron import budget, forgetron_constants
+from ..runs.forgetron_tuned import FIFTEEN_32
 from . import Sides, statement
 from .common import forall_quadratic, unit_kernel
 
@@ -138,7 +139,7 @@ def fgt_l9(c: Certificate) -> Sides:
     unit_kernel(c)
     run = run_of(c, TUNED)
     T = run.terms
-    U = radius(B)
+    U, _ = forgetron_constants(B)
     lhs = 1 / sqrt(fmpq(B + 1))
     rows = [t for t, m in enumerate(run.mistake) if m and lt(T["Phi"][t], 1, "Φ_t < 1")]
     if not rows:
@@ -157,7 +158,7 @@ def forgetron_bound(c: Certificate, learner: str) -> Sides:
     c.require(B >= 83, "B ≥ 83")
     unit_kernel(c)
     M = run_of(c, (learner,)).M
-    U = radius(B)
+    U, _ = forgetron_constants(B)
     s = forall_quadratic(c, M, 4, 2, U, names=("sum l*", "||g||^2"), symbol="g")
     s.terms.update({"M": M, "U": U})
     return s

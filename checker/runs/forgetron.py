@@ -1,14 +1,16 @@
-"""The Perceptron with a shrink step and a removal step (paper 001 §3-5), written from the printed pseudo-code:
+"""The Perceptron with a shrink step and a removal step (paper 001 §3-7), written from the printed pseudo-code:
 eqs. 7-9 (Remove-Oldest Perceptron), §4 with eq. 19 (Shrinking Perceptron), Fig. 2 with eqs. 25-28 (basic
-Forgetron).
+Forgetron); the self-tuned and greedy Forgetron (Fig. 3, §7) are in checker/runs/forgetron_tuned.py and use the same
+three-step update (:func:`shrink_remove`).
 
 f_t = Σ_{i∈I_t} y_i σ_{i,t} κ(x_i, ·), I_1 = ∅ (f_1 = 0). On a mistake, y_t f_t(x_t) ≤ 0 (t ∈ J, zero scores
 included), the update has up to three steps:
 
 1. Perceptron step: I'_t = I_t ∪ {t} with σ_{t,t} = 1, f'_t = f_t + y_t κ(x_t, ·) (eqs. 7-8, 19, 27);
 2. shrink: f''_t = φ_t f'_t, every σ multiplied by φ_t ∈ (0, 1] (eq. 28);
-3. removal, when the learner has a budget B and |I'_t| > B: r_t = min I_t (the oldest active example),
-   I_{t+1} = I'_t \\ {r_t}, f_{t+1} = f''_t − σ_{r_t,t+1} y_{r_t} κ(x_{r_t}, ·); otherwise I_{t+1} = I'_t.
+3. removal, when the learner has a budget B and |I'_t| > B: r_t ∈ I_t (the oldest active example, min I_t, unless
+   the rule chooses otherwise), I_{t+1} = I'_t \\ {r_t}, f_{t+1} = f''_t − σ_{r_t,t+1} y_{r_t} κ(x_{r_t}, ·);
+   otherwise I_{t+1} = I'_t.
 
 On the other rounds nothing changes. φ_t: **remove-oldest** 1 (eq. 9 has no shrink); **shrinking-perceptron** the
 given φ_t (parameter ``phi``: one constant, or a list indexed by the round t = 1..T), each in (0, 1];
@@ -22,13 +24,16 @@ min I'_t: the same index, since t > max I_t.
 Recorded columns checked with ``expect``: ``kind`` ("none", "update", "update+remove"), ``J`` (t ∈ J), ``M``
 (M_t on mistake rounds, −1 elsewhere) and ``r`` (r_t as a 1-based round index on removal rounds, −1 elsewhere).
 
-**Run.terms** (the names every rule of the family provides, forgetron-self-tuned and forgetron-greedy included, so
-that the statements of PER-L1, FGT-L2 to FGT-L6 read any of them; per-round lists have T entries, None on the rounds
-where the quantity is not defined, i.e. off J, or off the removal rounds for the last three):
+**Run.terms** (the names every rule of the family provides, :func:`shrink_remove` records them, so that the
+statements of PER-L1, FGT-L2 to FGT-L6 read any of them; per-round lists have T entries, None on the rounds where
+the quantity is not defined, i.e. off J, or off the removal rounds for the last five):
 
 =================  ===========================================================================================
 ``U``              the radius that Φ_t of eq. 24 refers to (numbers.INF when the learner has none)
 ``B``              the budget (None without one)
+``M``              M_t, the mistakes of rounds 1..t (every round)
+``Q``              Q_t = Σ_{i∈J, i<t} Ψ_i (every round; Fig. 3)
+``Q_next``         Q_{t+1} = Q_t + Ψ_t (every round; Ψ_t = 0 off J)
 ``f``              f_t on mistake rounds, as a dict {i: α_i}: 0-based round index i ∈ I_t → α_i = y_i σ_{i,t}
 ``norm_prime2``   ‖f'_t‖²
 ``phi``            φ_t
@@ -37,10 +42,13 @@ where the quantity is not defined, i.e. off J, or off the removal rounds for the
 ``Phi``            Φ_t of eq. 24 (the very number ``phi`` on J_2, so an exact tie stays one)
 ``Psi``            Ψ_t of eq. 29 (0 on mistake rounds without removal)
 ``removed``        r_t as a 0-based round index
-``sigma``          σ_{r_t,t+1}, the removed example's weight after the shrink (the λ of Lemma 2)
+``sigma_r``        σ_{r_t,t}, the removed example's weight before the shrink
+``f_prime_r``      f'_t(x_{r_t}) (y_{r_t} f'_t(x_{r_t}) is the μ' of eq. 44)
+``sigma``          σ_{r_t,t+1} = φ_t σ_{r_t,t}, the removed example's weight after the shrink (the λ of Lemma 2)
 ``mu``             y_{r_t} f''_t(x_{r_t})
 =================  ===========================================================================================
 
+A rule may add its own per-round names (forgetron-self-tuned: ``a``, ``b``, ``c``, ``branch`` of eqs. 43-44).
 f'_t, f''_t and f_{t+1} follow from ``f``, ``phi`` and ``removed``: :func:`stages`. What the statements read
 (checker/claims/forgetron.py), for any learner of the family: PER-L1 ``f``, ``phi``, ``removed``; FGT-L2 those and
 ``sigma``; FGT-L3/L4/L5 those, ``Jset`` and ``U``; FGT-L6 ``Phi``, ``Psi`` and (parameter within_U) ``U``; the basic
@@ -49,15 +57,21 @@ Forgetron's FGT-L7 and FGT-L8 also ``at_radius`` and ``norm_prime2``. A missing 
 from __future__ import annotations
 
 import functools
-from typing import Callable
+from typing import Callable, Optional
 
 from flint import ctx, fmpq
 
 from ..certificate import Certificate, as_fmpq
-from ..numbers import INF, Real, Rejected, exp, is_exact, le, log, lt, sign, sqrt, total
+from ..numbers import INF, Real, Rejected, disjoint, exp, interval, is_exact, le, log, lt, sign, sqrt, total
 from . import Run, expect, rule
 
-PER_ROUND = ("f", "norm_prime2", "phi", "at_radius", "Jset", "Phi", "Psi", "removed", "sigma", "mu")
+PER_ROUND = ("M", "Q", "Q_next", "f", "norm_prime2", "phi", "at_radius", "Jset", "Phi", "Psi", "removed", "sigma_r",
+             "f_prime_r", "sigma", "mu")
+
+
+def Psi(lam: Real, mu: Real) -> Real:
+    """Ψ(λ, μ) = λ² + 2λ − 2λμ (eq. 15)."""
+    return lam * lam + 2 * lam - 2 * lam * mu
 
 
 def shrink_case(phi: Real, nsq_prime: Real, U, at_radius: bool = False) -> "tuple[int, Real]":
@@ -82,55 +96,129 @@ def budget(c: Certificate) -> int:
     return int(B.p)
 
 
-def shrink_remove(c: Certificate, phi_of: Callable[[int, Real], "tuple[Real, bool]"], B: "int | None" = None,
-                  U=INF) -> Run:
-    """Replay the three-step update of the module docstring; ``phi_of(t, ‖f'_t‖²) -> (φ_t, at_radius)``."""
+class Hypothesis:
+    """The learner's state during a replay: σ_{i,t} for i ∈ I_t in round order (a dict keeps insertion order, so the
+    first key is min I_t), the values f(x_i) at every active point (kept up to date by each step), ‖f‖², M_t and
+    Q_t. Between the Perceptron step and the shrink it is f'_t, which is what a rule's hooks see."""
+
+    def __init__(self, c: Certificate):
+        self.c = c
+        self.sigma: dict = {}
+        self.value: dict = {}  # i → f(x_i)
+        self.norm2: Real = fmpq(0)
+        self.M = 0
+        self.Q: Real = fmpq(0)
+
+    def coefficients(self) -> dict:
+        """{i: α_i = y_i σ_{i,t}}."""
+        return {i: self.c.y[i] * s for i, s in self.sigma.items()}
+
+    def margin(self, i: int) -> Real:
+        """y_i f(x_i) of an active example."""
+        return self.c.y[i] * self.value[i]
+
+    def insert(self, t: int, score: Real, row: dict) -> None:
+        """(1) f ← f + y_t κ(x_t, ·), σ_{t,t} = 1; ``score`` = f(x_t), ``row`` = {i: κ(x_i, x_t)} over I_t."""
+        K, yt = self.c.K, self.c.y[t]
+        for i in self.sigma:
+            self.value[i] += yt * row[i]
+        self.sigma[t], self.value[t] = fmpq(1), score + yt * K(t, t)
+        self.norm2 = self.norm2 + 2 * yt * score + K(t, t)
+
+    def shrink(self, phi: Real) -> None:
+        """(2) f ← φ f (nothing to do for φ = 1 exactly)."""
+        if is_exact(phi) and phi == 1:
+            return
+        for i in self.sigma:
+            self.sigma[i] *= phi
+            self.value[i] *= phi
+        self.norm2 = phi * phi * self.norm2
+
+    def remove(self, r: int) -> "tuple[Real, Real]":
+        """(3) f ← f − σ_r y_r κ(x_r, ·); returns (λ, μ) = (σ_r, y_r f(x_r)) taken before the removal."""
+        K, yr = self.c.K, self.c.y[r]
+        lam, mu = self.sigma.pop(r), self.margin(r)
+        del self.value[r]
+        self.norm2 = self.norm2 - 2 * lam * mu + lam * lam * K(r, r)
+        for i in self.sigma:
+            self.value[i] -= lam * yr * K(r, i)
+        return lam, mu
+
+
+#: phi_of(t, h, r) -> {"phi": φ_t, optional "at_radius", "Psi", "Q_next" (known exactly), the rule's own terms}
+PhiRule = Callable[[int, Hypothesis, Optional[int]], dict]
+
+
+def shrink_remove(c: Certificate, phi_of: PhiRule, B: "int | None" = None, U=INF,
+                  pick: "Callable[[int, Hypothesis], int] | None" = None,
+                  check_round: "Callable[[int, int | None], None] | None" = None) -> Run:
+    """Replay the three-step update of the module docstring against the recorded columns.
+
+    After the Perceptron step (``h`` is then f'_t) the removal r_t ∈ I_t is chosen when |I'_t| > B: ``pick(t, h)``
+    (which verifies the recorded choice), by default min I_t. Then ``phi_of(t, h, r_t)`` (r_t None without removal)
+    gives φ_t, which the rule guarantees to be ≤ 1 (a given φ_t is checked by its hook; φ_t = min{1, ·} of eq. 43 may
+    be a ball that straddles 1) and which is checked here to be > 0, with "at_radius" and, where the rule knows them
+    by an identity, Ψ_t and Q_{t+1} exactly ("Psi", "Q_next": checked to meet Ψ(σ_{r_t,t+1}, y_{r_t} f''_t(x_{r_t}))
+    from the expansion and Q_t plus it); its other keys are recorded as terms. ``check_round(t, r_t)`` checks the
+    rule's own columns."""
     K, y, T = c.K, c.y, c.T
-    sigma: dict = {}  # i ∈ I_t → σ_{i,t}, in insertion (= round) order
-    nsq: Real = fmpq(0)  # ‖f_t‖²
+    h = Hypothesis(c)
     terms: dict = {k: [None] * T for k in PER_ROUND}
     terms.update(U=U, B=B)
-    scores, mistakes, M = [], [], 0
+    scores, mistakes = [], []
     for t in range(T):
-        f = {i: y[i] * s for i, s in sigma.items()}
-        score = total(a * K(i, t) for i, a in f.items())
+        f = h.coefficients()
+        row = {i: K(i, t) for i in f}
+        score = total(a * row[i] for i, a in f.items())
         m = sign(y[t] * score, f"y_t f_t(x_t) at round {t + 1}") <= 0
         scores.append(score)
         mistakes.append(m)
         expect(c, t, "J", m)
+        terms["Q"][t] = terms["Q_next"][t] = h.Q
         if not m:
             for col, want in (("kind", "none"), ("M", -1), ("r", -1)):
                 expect(c, t, col, want, "y_t f_t(x_t) > 0: no update")
+            terms["M"][t] = h.M
+            if check_round:
+                check_round(t, None)
             continue
-        M += 1
-        expect(c, t, "M", M)
-        nsq1 = nsq + 2 * y[t] * score + K(t, t)  # (1) ‖f_t + y_t κ(x_t, ·)‖²
-        sigma[t] = fmpq(1)
-        phi, at_radius = phi_of(t, nsq1)  # (2)
-        if not (lt(0, phi, "φ_t > 0") and le(phi, 1, "φ_t <= 1")):
-            raise Rejected(f"round {t + 1}: the shrinking coefficient φ_t = {phi} is not in (0, 1]")
-        j, Phi = shrink_case(phi, nsq1, U, at_radius)
-        if not (is_exact(phi) and phi == 1):
-            sigma = {i: phi * s for i, s in sigma.items()}
-        nsq2 = phi * phi * nsq1
-        rec = dict(f=f, norm_prime2=nsq1, phi=phi, at_radius=at_radius, Jset=j, Phi=Phi, Psi=fmpq(0))
-        if B is not None and len(sigma) > B:  # (3) remove the oldest
-            r = next(iter(sigma))
-            lam = sigma[r]
-            mu = y[r] * total(y[i] * s * K(i, r) for i, s in sigma.items())
-            rec.update(removed=r, sigma=lam, mu=mu, Psi=lam * lam + 2 * lam - 2 * lam * mu)
-            nsq = nsq2 - 2 * lam * mu + lam * lam * K(r, r)
-            del sigma[r]
-            expect(c, t, "kind", "update+remove", f"|I'_t| = {B + 1} > B")
-            expect(c, t, "r", r + 1, "r_t = min I_t")
-        else:
-            nsq = nsq2
+        h.M += 1
+        terms["M"][t] = h.M
+        expect(c, t, "M", h.M)
+        h.insert(t, score, row)  # (1)
+        r = None
+        if B is not None and len(h.sigma) > B:
+            r = pick(t, h) if pick else next(iter(h.sigma))
+        rec = dict(phi_of(t, h, r))
+        phi, at_radius = rec["phi"], rec.setdefault("at_radius", False)
+        exact_psi, exact_q = rec.pop("Psi", None), rec.pop("Q_next", None)
+        if not lt(0, phi, "φ_t > 0"):
+            raise Rejected(f"round {t + 1}: the shrinking coefficient φ_t = {phi} is not positive")
+        rec["Jset"], rec["Phi"] = shrink_case(phi, h.norm2, U, at_radius)
+        rec.update(f=f, norm_prime2=h.norm2, Psi=fmpq(0))
+        if r is not None:
+            rec.update(removed=r, sigma_r=h.sigma[r], f_prime_r=h.value[r])
+        h.shrink(phi)  # (2)
+        if r is None:
             expect(c, t, "kind", "update", "y_t f_t(x_t) <= 0" + ("" if B is None else f", |I'_t| <= B = {B}"))
             expect(c, t, "r", -1, "no removal")
+        else:
+            lam, mu = h.remove(r)  # (3)
+            psi = Psi(lam, mu)
+            for name, exact, value in (("Ψ_t", exact_psi, psi), ("Q_{t+1}", exact_q, h.Q + psi)):
+                if exact is not None and disjoint(value, *interval(exact)):
+                    raise Rejected(f"round {t + 1}: the rule's exact {name} = {exact} disagrees with the expansion's "
+                                   f"{value}: a slip in the checker's rule")
+            rec.update(sigma=lam, mu=mu, Psi=psi if exact_psi is None else exact_psi)
+            expect(c, t, "kind", "update+remove", f"|I'_t| = {B + 1} > B")
+            expect(c, t, "r", r + 1, "the removal rule")
+        h.Q = terms["Q_next"][t] = h.Q + rec["Psi"] if exact_q is None else exact_q
         for k, v in rec.items():
-            terms[k][t] = v
-    support = list(sigma)
-    return Run(scores, mistakes, terms, support, [y[i] * sigma[i] for i in support])
+            terms.setdefault(k, [None] * T)[t] = v
+        if check_round:
+            check_round(t, r)
+    support = list(h.sigma)
+    return Run(scores, mistakes, terms, support, [y[i] * h.sigma[i] for i in support])
 
 
 def stages(c: Certificate, run: Run, t: int) -> "tuple[dict, dict, dict, dict]":
@@ -149,7 +237,7 @@ def stages(c: Certificate, run: Run, t: int) -> "tuple[dict, dict, dict, dict]":
 # ----------------------------------------------------------------------------------------------------- the rules
 @rule("remove-oldest")
 def remove_oldest(c: Certificate) -> Run:
-    return shrink_remove(c, lambda t, nsq1: (fmpq(1), False), budget(c))
+    return shrink_remove(c, lambda t, h, r: {"phi": fmpq(1)}, budget(c))
 
 
 @rule("shrinking-perceptron")
@@ -158,12 +246,16 @@ def shrinking_perceptron(c: Certificate) -> Run:
     if U is not INF and not as_fmpq(U) > 0:
         raise Rejected(f"the radius U = {U} is not positive")
 
-    def phi_of(t: int, nsq1: Real) -> "tuple[Real, bool]":
+    def phi_of(t: int, h: Hypothesis, r) -> dict:
         if isinstance(phi, list):
             if t >= len(phi):
                 raise Rejected(f"round {t + 1}: the phi schedule has only {len(phi)} entries")
-            return as_fmpq(phi[t]), False
-        return as_fmpq(phi), False
+            p = as_fmpq(phi[t])
+        else:
+            p = as_fmpq(phi)
+        if not 0 < p <= 1:
+            raise Rejected(f"round {t + 1}: the shrinking coefficient φ_t = {p} is not in (0, 1]")
+        return {"phi": p}
 
     return shrink_remove(c, phi_of, None, U)
 
@@ -184,13 +276,13 @@ def forgetron_constants(B: int) -> "tuple[Real, Real]":
 @rule("forgetron-basic")
 def forgetron_basic(c: Certificate) -> Run:
     B = budget(c)
-    U, cap = forgetron_constants(B)
+    U, cap = forgetron_constants(B)  # 0 < cap < 1: exp of a negative number
 
-    def phi_of(t: int, nsq1: Real) -> "tuple[Real, bool]":
-        if sign(nsq1, f"‖f'_t‖² at round {t + 1}") > 0:
-            ratio = U / sqrt(nsq1)
+    def phi_of(t: int, h: Hypothesis, r) -> dict:
+        if sign(h.norm2, f"‖f'_t‖² at round {t + 1}") > 0:
+            ratio = U / sqrt(h.norm2)
             if lt(ratio, cap, f"U/‖f'_t‖ < (B+1)^(-1/(2(B+1))) at round {t + 1} (eq. 25)"):
-                return ratio, True
-        return cap, False
+                return {"phi": ratio, "at_radius": True}
+        return {"phi": cap}
 
     return shrink_remove(c, phi_of, B, U)

@@ -184,15 +184,25 @@ def _logged(c: Certificate, t: int, name: str, want, unlogged) -> None:
     expect(c, t, name, want)
 
 
-#: The least working precision of the replay: its balls pass through a solve of K_S per ALD test and through every
-#: later round, and at 128 bits a Gaussian run's scores can widen past deciding, which costs a whole second pass.
-MIN_BITS = 256  # tuning: a precision only widens or narrows balls (the checker retries an undecided one higher)
+#: The replay's own working precisions: its balls pass through a solve of K_S per ALD test and through every later
+#: round, so over a long run they widen (the norm's cancellations compound), and a decision the run's balls cannot
+#: make is retried here at a higher precision, before the checker recomputes the whole statement (its comparator's
+#: and multipliers' O(T²) kernel values) at one.
+REPLAY_BITS = (256, 1024, 4096)  # tuning: a precision only narrows or widens balls; the last undecided is final
 
 
 @rule("pomd", "pomdr")
 def replay(c: Certificate) -> POMDRun:
-    with precision(max(MIN_BITS, ctx.prec)):
-        return _replay(c)
+    last: "Undecided | None" = None
+    for bits in REPLAY_BITS:
+        if bits < ctx.prec:
+            continue
+        try:
+            with precision(bits):
+                return _replay(c)
+        except Undecided as exc:
+            last = exc
+    raise last if last is not None else Undecided("no replay precision above the checker's")
 
 
 def _replay(c: Certificate) -> POMDRun:

@@ -14,7 +14,7 @@ example of S_t; each draw has probability 1/|S_t| = 1/B (``Run.terms["p"]``, whi
 multiplies over the removal rounds). Recorded columns read: ``kind`` ("none", "update", "update+remove"), ``J``,
 ``M`` (M_t on mistake rounds, −1 elsewhere) and ``r``.
 
-``Run.terms`` follow the Forgetron family's names (checker/runs/forgetron_tuned.py): ``removed`` (r_t, 0-based),
+``Run.terms`` follow the Forgetron family's names (checker/runs/forgetron.py): ``removed`` (r_t, 0-based),
 ``f_prime_r`` (f'_t(x_{r_t})), ``sigma_r`` (1), ``phi`` (1 on mistake rounds), ``Psi`` (Ψ(1, y_r f'_t(x_r)) of eq. 29
 with σ_{r,t+1} = 1 and f''_t = f'_t; 0 without removal), ``Q``, ``M``, and ``p`` (the probability of the round's
 draw: 1/B on removal rounds, 1 elsewhere).
@@ -33,7 +33,7 @@ from flint import fmpq
 from ..certificate import Certificate
 from ..numbers import Rejected, le, lt, sign, total
 from . import Run, expect, rule
-from .forgetron_tuned import Psi, budget
+from .forgetron import Psi, budget
 
 
 def _uniform_draw(c: Certificate, t: int, S: list, fprime) -> tuple:
