@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import bounds
 from bounds import registry
+from tests import toys as toy_statements
 from bounds.base import Claim, PreconditionError, decide, tolerance
 from bounds.catalog import CATALOG
 from bounds.errata import Witness, errata, replay
@@ -134,6 +135,7 @@ class _ToyFalse(Claim):
 
 def test_witness_round_trip_and_high_precision_replay(tmp_path, monkeypatch):
     monkeypatch.setitem(registry._CLAIMS, "TOY-FALSE", _ToyFalse())
+    toy_statements.register(monkeypatch, "TOY-FALSE")
     X = np.array([[0.5, 0.1], [-0.2, 0.4], [0.3, -0.3]])
     y = np.array([1, -1, 1])
     r = registry.get("TOY-FALSE").check(X, y, kernel="gaussian:sigma=1")

@@ -170,4 +170,4 @@ def test_a_report_with_nothing_to_compute_starts_no_cluster(tmp_path, monkeypatc
     monkeypatch.setattr(report_run, "cluster", recording)
     build(tmp_path, monkeypatch, jobs=2)
     text, computed, _ = build(tmp_path, monkeypatch, jobs=2)
-    assert asked == [2, 1] and computed == ["2", "3"] and "reused from the cache: 1" in text
+    assert asked == [2, 1] and sorted(computed) == ["2", "3"] and "reused from the cache: 1" in text

@@ -25,6 +25,7 @@ from bounds.catalog import BY_ID, CatalogEntry
 from bounds.errata import Witness, replay
 from bounds.oracle import against_comparators
 from learners.params import Param
+from tests import toys as toy_statements
 
 
 class ToyHalf(Claim):
@@ -56,6 +57,7 @@ def toys(monkeypatch):
     for cls in (ToyHalf, ToyConst):
         monkeypatch.setitem(BY_ID, cls.id, CatalogEntry(cls.id, "test", "D", cls.__doc__, "test"))
         monkeypatch.setitem(registry._CLAIMS, cls.id, cls())
+    toy_statements.register(monkeypatch, ToyHalf.id, ToyConst.id)
     yield
 
 
@@ -217,6 +219,7 @@ def boundary_toy(monkeypatch):
     registry._load_all()
     monkeypatch.setitem(BY_ID, ToyBoundary.id, CatalogEntry(ToyBoundary.id, "test", "D", "toy", "test"))
     monkeypatch.setitem(registry._CLAIMS, ToyBoundary.id, ToyBoundary())
+    toy_statements.register(monkeypatch, ToyBoundary.id)
     yield
 
 

@@ -47,7 +47,9 @@ def removal_rounds(run) -> list:
 
 
 def mu_prime(c: Certificate, run, t: int):
-    """y_{r_t} f'_t(x_{r_t}), the μ' of eq. 44."""
+    """y_{r_t} f'_t(x_{r_t}), the μ' of eq. 44 (a black-box run reports it: checker.runs.forgetron_tuned.reported)."""
+    if "mu_prime" in run.terms:
+        return run.terms["mu_prime"][t]
     return c.y[run.terms["removed"][t]] * run.terms["f_prime_r"][t]
 
 

@@ -15,6 +15,7 @@ from ..certificate import Certificate
 from ..numbers import Rejected
 
 _RULES: dict[str, Callable[[Certificate], "Run"]] = {}
+_DATA_VIEWS: dict[str, Callable[[Certificate, "Run"], dict]] = {}
 
 
 @dataclass
@@ -38,6 +39,17 @@ def rule(*names: str):
     def deco(fn):
         for n in names:
             _RULES[n] = fn
+        return fn
+    return deco
+
+
+def data_view(*names: str):
+    """Register ``view(c, run) -> dict`` for the learners ``names``: from a black-box run's reported terms (the
+    names of learners.protocol's TERMS) it derives the names that the family's rule records (Run.terms), by the
+    paper's definitions of those quantities, so that the statements read one set of names for both kinds of run."""
+    def deco(fn):
+        for n in names:
+            _DATA_VIEWS[n] = fn
         return fn
     return deco
 
@@ -91,5 +103,9 @@ def as_data(c: Certificate) -> Run:
                  for k in c.doc["run"] if k not in ("rule", "score")}
         c.checked.append("run: the learner's recorded outputs, as data (a learner outside boundlab: its rule is not "
                          "checked)")
-        c.__dict__["_data_run"] = Run(scores, mistakes, terms)
+        run = Run(scores, mistakes, terms)
+        _load()
+        if c.learner in _DATA_VIEWS:
+            run.terms.update(_DATA_VIEWS[c.learner](c, run))
+        c.__dict__["_data_run"] = run
     return c.__dict__["_data_run"]

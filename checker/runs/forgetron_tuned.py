@@ -43,8 +43,8 @@ from flint import fmpq
 
 from ..certificate import Certificate
 from ..numbers import Rejected, interval, le, lt, minimum, sign, sqrt
-from . import Run, expect, rule
-from .forgetron import Hypothesis, Psi, budget, forgetron_constants, shrink_remove
+from . import Run, data_view, expect, rule
+from .forgetron import Hypothesis, Psi, budget, forgetron_constants, shrink_case, shrink_remove
 
 FIFTEEN_32 = fmpq(15, 32)
 
@@ -135,3 +135,43 @@ def self_tuned(c: Certificate) -> Run:
 @rule("forgetron-greedy")
 def greedy(c: Certificate) -> Run:
     return replay_tuned(c, greedy=True)
+
+
+@data_view("forgetron-self-tuned", "forgetron-greedy")
+def reported(c: Certificate, run: Run) -> dict:
+    """A black-box learner's reported terms (learners.protocol: ``r``, ``sigma_r``, ``mu_r``, ``phi``, ``sigma``,
+    ``mu``, ``norm_prime``, the reference learner's names; None where not reported) as the family's names:
+
+    * ``removed``: the reported r on a removal round (r ≥ 0), else None (only its presence is read: a learner numbers
+      its examples its own way); ``mu_prime`` = ``mu_r`` = y_{r_t} f'_t(x_{r_t}), the μ' of eq. 44;
+    * ``M``: M_t = |J ∩ {1..t}| from the recorded scores; ``Psi``: Ψ_t = Ψ(σ_{r_t,t+1}, y_{r_t} f''_t(x_{r_t})) of
+      eq. 29 from the reported ``sigma``, ``mu`` on removal rounds (0 elsewhere); ``Q`` = Σ_{i<t} Ψ_i and ``Q_next``
+      = Q_t + Ψ_t (eq. 41); ``a``, ``b``, ``c`` of eq. 44 at σ = ``sigma_r``, μ' = ``mu_r``, c = Q_t − 15/32·M_t;
+    * ``norm_prime2`` = ``norm_prime``², and on mistake rounds with a budget B, ``Jset`` and ``Phi`` of eqs. 21, 24
+      with U of eq. 26.
+
+    Reading: the terms are the learner's, as reported; that they follow from its scores by Fig. 3 is not checked (the
+    verdict is about the run the learner made, which is what a user's learner is checked on)."""
+    T, R = c.T, run.terms
+    col = lambda name: R.get(name) or [None] * T  # noqa: E731
+    r, sigma_r, mu_r, sigma, mu, phi, npr = (col(n) for n in ("r", "sigma_r", "mu_r", "sigma", "mu", "phi",
+                                                                "norm_prime"))
+    U = forgetron_constants(budget(c))[0] if "B" in c.params else None
+    out = {k: [None] * T for k in ("removed", "mu_prime", "M", "Psi", "Q", "Q_next", "a", "b", "c", "norm_prime2",
+                                   "Jset", "Phi")}
+    M, Q = 0, fmpq(0)
+    for t in range(T):
+        M += 1 if run.mistake[t] else 0
+        removal = r[t] is not None and r[t] >= 0
+        psi = Psi(sigma[t], mu[t]) if removal else fmpq(0)
+        out["M"][t], out["Q"][t], out["Psi"][t], out["Q_next"][t] = M, Q, psi, Q + psi
+        if removal:
+            s = sigma_r[t]
+            out["removed"][t], out["mu_prime"][t] = r[t], mu_r[t]
+            out["a"][t], out["b"][t], out["c"][t] = s * s - 2 * s * mu_r[t], 2 * s, Q - FIFTEEN_32 * M
+        if npr[t] is not None:
+            out["norm_prime2"][t] = npr[t] * npr[t]
+            if run.mistake[t] and U is not None and phi[t] is not None:
+                out["Jset"][t], out["Phi"][t] = shrink_case(phi[t], out["norm_prime2"][t], U)
+        Q += psi
+    return out
