@@ -353,3 +353,29 @@ def findings_by_claim() -> dict[str, list[Finding]]:
     for f in findings():
         out.setdefault(f.claim, []).append(f)
     return out
+
+
+# ------------------------------------------------------------------------------------- embedded certificates
+def embed_certificates(paths: "list[Path] | None" = None) -> list[tuple[Path, str]]:
+    """Replay every registered witness (or ``paths``) and write the certificate of each confirmed violation into its
+    file (the ``certificate`` field; every other field as it was). Returns (path, what happened) per file.
+    ``python -m bounds.errata`` runs it over bounds/witnesses/."""
+    out = []
+    for path in paths or sorted(WITNESS_DIR.glob("*.json")):
+        w = Witness.load(path)
+        rep = replay(w)
+        if not rep.confirmed or rep.certificate.document is None:
+            out.append((path, f"no certificate: {rep.status}"))
+            continue
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data.pop("certificate", None)
+        head = json.dumps(data, indent=1, default=_default)  # the witness as before, then its certificate on one line
+        cert = json.dumps(rep.certificate.document, separators=(",", ":"), default=_default)
+        Path(path).write_text(head[:-2] + f',\n "certificate": {cert}\n}}\n')
+        out.append((path, f"certificate embedded ({rep.certificate.summary()})"))
+    return out
+
+
+if __name__ == "__main__":
+    for p, what in embed_certificates():
+        print(f"{p.name}: {what}")
