@@ -667,7 +667,8 @@ TAMPER = [
     (lambda d: d["params"].__setitem__("zeta", "1/2"), "ζ = 1"),
     (lambda d: d["params"].__setitem__("D", "1/2"), "D ≥ κ"),
     (lambda d: [r["a"].__setitem__(0, "2") for r in d["dual"]], "dual multipliers"),  # out of the box: unused
-    (lambda d: d["comparator"]["beta"].__setitem__(0, _ulp(d["comparator"]["beta"][0])), "‖f‖ ≤ U"),  # ‖f‖ = U
+    (lambda d: d["comparator"].__setitem__("beta", [str(Q(b) * Q(2 ** 52 + 1, 2 ** 52))
+                                                    for b in d["comparator"]["beta"]]), "‖f‖ ≤ U"),  # ‖f‖ = U, scaled by 1 + 2^-52 (one coefficient's ulp may point either way, with its sign)
     (lambda d: d["claimed"]["terms"].__setitem__("sum delta", [0, 0]), "sum delta"),
     (lambda d: d.__setitem__("verdict", "VIOLATED"), "not violated"),
     (lambda d: d.__setitem__("learner", "pomd"), "round"),
