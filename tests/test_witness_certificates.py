@@ -93,3 +93,23 @@ def test_a_comparator_coefficient_moved_is_rejected(path):
     doc = copy.deepcopy(certificate(path))
     doc["comparator"]["beta"][0] = moved(doc["comparator"]["beta"][0])
     rejected(doc)
+
+
+@pytest.mark.parametrize("path", [p for p in WITH if len(certificate(p)["y"]) <= 12], ids=lambda p: p.stem)
+def test_a_flipped_label_is_rejected_or_agreed_by_the_calculator(path):
+    """Each round's label flipped in turn. The checker either rejects the certificate with a one-line reason (a
+    recorded decision or a claimed value no longer follows), or accepts it as VIOLATED, which is then a claim about
+    the new data that the float calculator, run on that data from the witness, must make too (the two programs share
+    no code; a checker that accepted what the calculator calls "holds" would be caught here)."""
+    doc, w = certificate(path), Witness.load(path)
+    for i in range(len(doc["y"])):
+        e = copy.deepcopy(doc)
+        e["y"][i] = -e["y"][i]
+        out = verify(e)
+        if not out.accepted:
+            assert out.reason and "\n" not in out.reason
+            continue
+        assert out.verdict == "VIOLATED"
+        v = copy.deepcopy(w)
+        v.y = [-lab if j == i else lab for j, lab in enumerate(v.y)]
+        assert v.check().holds is False, (path.stem, i)
