@@ -124,8 +124,9 @@ def cmd_sequences(args) -> int:
 
     seqs = available()
     if args.json:
-        _emit(json.dumps([{"name": s.name, "description": s.description, "params": s.defaults,
-                           "adaptive": s.adaptive, "kernel": s.kernel} for s in seqs], indent=1, default=str))
+        rows = [{"name": s.name, "description": s.description, "params": s.defaults, "adaptive": s.adaptive,
+                 "kernel": s.kernel} for s in seqs]
+        _emit(json.dumps(rows, indent=1, default=str))  # tuning: display only (the indentation of the JSON listing)
         return 0
     for s in seqs:
         params = ",".join(f"{k}={v}" for k, v in s.defaults.items())

@@ -203,8 +203,8 @@ class ScaleOracle:
             val = a.sum() + dual_inner(float(u @ u), c_s, U)
             if val > best_val:
                 best, best_val = a.copy(), val
-            if math.sqrt(float(u @ u)) / (2 * mid) > U:
-                lo = mid
+            if math.sqrt(float(u @ u)) / (2 * mid) > U:  # tuning: an exact float tie only moves one bisection step
+                lo = mid  # (the multipliers found are data that the certificate checker verifies, not trusted)
             else:
                 hi = mid
         self._penalty = hi

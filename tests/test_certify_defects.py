@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 import bounds
-from bounds.certificate import exact
+from bounds.certificate import comparator_json, exact
 from bounds.oracle import HingeOracle
 from learners import numeric as nm
 from learners.params import ExactDecimal, Param, parse_number
@@ -117,3 +117,11 @@ def test_a_scale_verdict_is_certified_only_through_the_checker(at_scale):
     terms = r.certificate.document["claimed"]["terms"]
     lo, hi = (Q(*[int(p) for p in str(v).split("/")]) if "/" in str(v) else Q(v) for v in terms["||g||^2"])
     assert lo < hi  # ‖g‖² of a Gaussian comparator: a ball of positive width, not its float midpoint
+
+
+def test_comparator_json_kinds():
+    """The certificate's comparator: f = 0 (kind "zero") is the expansion with no points, which the checker evaluates
+    (loss Σ ℓ_t(0) = T, norm 0); no comparator (None) and the oracle's label ("oracle") are written as none, so the
+    checker uses the recorded dual vectors instead of a comparator that was never proposed."""
+    assert comparator_json("zero") == {"X": [], "beta": []}
+    assert comparator_json("oracle") is None and comparator_json(None) is None

@@ -619,3 +619,34 @@ def test_m_bar_row_takes_the_smallest_count_and_lowers_rhs_lower_by_the_spread(m
     monkeypatch.setattr(O, "m_count", lambda tr, phi, gamma: {0.5: 5, 0.6: 3}[gamma])
     row = O.m_bar_row(None, 0.1, SimpleNamespace(gamma_lo=0.5, gamma_hi=0.6), 10.0, 9.0, "m-bar")
     assert row == (3, 10.0, 7.0, "m-bar")
+
+
+def test_kappa_circ_closed_in_balls_on_the_case_boundaries():
+    """§5.1's closed form at the exact case boundaries η = 0 and η = δ² (closed on the middle case, 0 ≤ η ≤ δ²):
+    κ∘(δ, 0) = √(1 − 0) = 1 and κ∘(δ, δ²) = √(1 − δ²), exactly as the middle case gives them (the outer cases
+    η < 0 and η > δ² are open there); δ = 1/2."""
+    from learners import numeric as nm
+
+    with nm.ball_arithmetic(128):
+        at0 = kappa_circ_closed(nm.scalar(0.5), nm.scalar(0.0))
+        at_sq = kappa_circ_closed(nm.scalar(0.5), nm.scalar(0.25))
+        ends = [(nm.lower(b), nm.upper(b)) for b in (at0, at_sq)]
+    assert ends[0] == (1.0, 1.0)
+    lo, hi = ends[1]
+    assert lo <= math.sqrt(0.75) <= hi and hi - lo < 1e-15
+
+
+@pytest.mark.claim("OMM-EX51")
+@pytest.mark.parametrize("c, want", [("2.5", 2), ("2", 3), ("8", 2)])
+def test_ex51_omm_bound_switches_at_c_above_two(c, want):
+    """Example 5.1's OMM part: "≤ 2 mistakes" is claimed for c > 2 with r = 2/c, else the parenthetical 3: c = 5/2
+    (r = 4/5) and c = 8 (r = 1/4) are above 2 exactly, c = 2 (r = 1) is not."""
+    from fractions import Fraction
+
+    from learners.params import ExactDecimal
+
+    cq = Fraction(c)
+    X, y = make_sequence(f"ex51:c={float(cq)},T=6")
+    r = check("OMM-EX51", X, y, kernel="linear", learner="omm-efficient",
+              params={"part": "omm", "c": ExactDecimal(c)})
+    assert r.rhs == want and r.terms["r"] == float(2 / cq)

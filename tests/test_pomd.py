@@ -345,3 +345,13 @@ def test_horizon_is_declared_up_to_a_billion(name):
     with pytest.raises(learners.params.ParamError, match="T=1000000001"):
         learners.make(name, kernel="gaussian:sigma=1", T=10**9 + 1)
 
+
+
+@pytest.mark.claim("INTERLACE")
+def test_interlacing_reports_no_order_when_no_gap_is_positive():
+    """One round: K = [κ(x₁, x₁)] and the only submatrix is K itself, so every gap λ − μ is exactly 0; the float
+    check reports lhs 0 and "worst order m" 0 (the order of the first submatrix with the largest positive gap; none
+    here)."""
+    r = bounds.check("INTERLACE", np.array([[0.75, 0.5]]), np.array([1]), kernel="linear", learner="pomd",
+                     params=dict(U=2))
+    assert r.lhs == 0 and r.terms["worst order m"] == 0 and r.holds is True
