@@ -418,7 +418,7 @@ class KernelExpansion:
         if "_G" not in self.__dict__ and self._n:
             return KernelExpansion.from_state(self.kernel, self.X, self.alpha, self.born, self.label, self.kdiag, None,
                                               self._norm_sq, self._ops)
-        new = KernelExpansion(self.kernel, self._dim, max(self._n, 1))
+        new = KernelExpansion(self.kernel, self._dim, self._n)  # capacity ≥ 1 (__init__)
         if self._n:
             new._grow(self._dim)
             m = self._n

@@ -1,0 +1,28 @@
+"""learners/expansion.py: a copy is independent of its original and grows like a fresh expansion."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from learners.expansion import KernelExpansion
+from learners.kernels import parse_kernel
+
+
+@pytest.mark.parametrize("n0", [0, 1, 3])
+def test_copy_grows_independently(n0):
+    """A copy of an expansion with n0 points (none included) takes 20 more points (past every initial capacity),
+    f = Σ α_i ⟨x_i, ·⟩ of the copy is recomputed here from its points, and the original is unchanged."""
+    rng = np.random.default_rng(n0)
+    k = parse_kernel("linear")
+    e = KernelExpansion(k)
+    pts = [rng.normal(size=2) for _ in range(n0 + 20)]
+    coefs = list(rng.normal(size=n0 + 20))
+    for x, a in zip(pts[:n0], coefs[:n0]):
+        e.add(x, a)
+    c = e.copy()
+    for x, a in zip(pts[n0:], coefs[n0:]):
+        c.add(x, a)
+    z = np.array([0.3, -0.7])
+    assert len(c.alpha) == n0 + 20 and np.allclose(c.alpha, coefs)
+    assert c(z) == pytest.approx(sum(a * (x @ z) for x, a in zip(pts, coefs)), rel=1e-12, abs=1e-12)
+    assert len(e.alpha) == n0 and np.allclose(e.alpha, coefs[:n0])

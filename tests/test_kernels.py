@@ -1,0 +1,22 @@
+"""learners/kernels.py: the hypothesis κ(x, x) ≤ bound that the claims check (diag_bounded), on its boundary."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from learners.kernels import parse_kernel
+
+
+@pytest.mark.parametrize("spec, X", [("gaussian:sigma=0.7", [[0.3, -1.2], [5.0, 2.0]]),
+                                     ("linear", [[1.0, 0.0], [0.6, 0.8], [0.0, -1.0]]),
+                                     ("poly:degree=3", [[0.5, 0.5], [0.0, 0.5]])])
+def test_diag_bounded_is_closed_at_the_bound(spec, X):
+    """κ(x, x) ≤ 1 holds with equality on these points (Gaussian and the normalised polynomial: κ(x, x) = 1 exactly;
+    linear: ‖x‖² = 1, with 0.6² + 0.8² = 1 in floats): the check is closed, also without tolerance (rtol = 0), and
+    the next float below the bound fails it."""
+    X = np.array(X)
+    k = parse_kernel(spec)
+    bound = float(np.max(k.diag(X)))
+    assert bound == 1.0
+    assert k.diag_bounded(X, bound, rtol=0.0) and k.diag_bounded(X, bound)
+    assert not k.diag_bounded(X, np.nextafter(bound, 0.0), rtol=0.0)
