@@ -329,7 +329,7 @@ def cmd_verify(args) -> int:
     else:
         for f, o in outcomes:
             print(f"{f}: {o.line()}")
-    return 0 if all(o.accepted for _, o in outcomes) else 1
+    return 1 if any(o.rejected for _, o in outcomes) else 0
 
 
 # ----------------------------------------------------------------------------------------------------- hunt

@@ -44,8 +44,15 @@ class Outcome:
     bits: int = 0
     seconds: float = 0  # wall time of the check (metadata, not a checked value)
     scope: str = ""  # " at the given comparator" when the verdict is about that comparator alone
+    empty: bool = False  # a witness file without a certificate: nothing to check (neither accepted nor rejected)
+
+    @property
+    def rejected(self) -> bool:
+        return not self.accepted and not self.empty
 
     def line(self) -> str:
+        if self.empty:
+            return f"{self.claim}: no certificate to check: {self.reason}"
         if self.accepted:
             return (f"{self.claim}: accepted: {self.verdict}{self.scope} (lhs {self.values.get('lhs')}, rhs "
                     f"{self.values.get('rhs_lower') or self.values.get('rhs')}; {self.bits} bits, "
@@ -53,7 +60,8 @@ class Outcome:
         return f"{self.claim}: rejected: {self.reason}"
 
     def to_json(self) -> dict:
-        return {"claim": self.claim, "accepted": self.accepted, "verdict": self.verdict, "reason": self.reason,
+        return {"claim": self.claim, "accepted": self.accepted, "verdict": self.verdict, "rejected": self.rejected,
+                "reason": self.reason,
                 "checked": list(self.checked), "values": dict(self.values), "bits": self.bits,
                 "seconds": round(self.seconds, 3)}
 
@@ -86,8 +94,10 @@ def verify_file(path: "str | Path") -> Outcome:
         return Outcome("?", False, None, f"cannot read {path}: {exc}")
     if isinstance(doc, dict) and doc.get("format") == WITNESS:
         if doc.get("certificate") is None:
-            return Outcome(str(doc.get("claim", "?")), False, None,
-                           f"the witness {path} carries no certificate (only a confirmed violation embeds one)")
+            erratum = doc.get("erratum") or {}
+            why = ("its erratum says the printed statement does not fail on it, violates: false"
+                   if erratum.get("violates") is False else "only a certified violation embeds one")
+            return Outcome(str(doc.get("claim", "?")), False, None, f"the witness carries none ({why})", empty=True)
         doc = doc["certificate"]
     return verify(doc)
 

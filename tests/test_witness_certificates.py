@@ -113,3 +113,24 @@ def test_a_flipped_label_is_rejected_or_agreed_by_the_calculator(path):
         v = copy.deepcopy(w)
         v.y = [-lab if j == i else lab for j, lab in enumerate(v.y)]
         assert v.check().holds is False, (path.stem, i)
+
+
+def test_boundlab_verify_over_every_witness(tmp_path, capsys):
+    """`boundlab verify bounds/witnesses/*.json`: one line per file, exit 0 (each certificate accepted, and the two
+    witnesses without one say that there is nothing to check and why); a copy with a moved claimed side makes it
+    exit 1 with that file's one-line reason."""
+    from bounds.cli import main
+
+    assert main(["verify", *map(str, FILES)]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == len(FILES)
+    assert sum("accepted: VIOLATED" in line for line in lines) == len(WITH)
+    assert sum("no certificate to check" in line and "violates: false" in line for line in lines) == len(WITHOUT)
+    doc = json.loads(WITH[0].read_text(encoding="utf-8"))
+    hi = doc["certificate"]["claimed"]["lhs"][1]
+    doc["certificate"]["claimed"]["lhs"] = [moved(hi), moved(moved(hi))]
+    bad = tmp_path / "tampered.json"
+    bad.write_text(json.dumps(doc))
+    assert main(["verify", str(FILES[0]), str(bad)]) == 1
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out[1].startswith(f"{bad}: ") and "rejected: the producer's lhs" in out[1]
