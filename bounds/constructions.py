@@ -70,7 +70,7 @@ class BudgetLowerBound(Claim):
         return super()._check(X, y, "linear", learner, params, comparator)
 
     def preconditions(self, ctx: Context) -> None:
-        B, T = ctx.params.get("B", 8), ctx.params.get("T", 0)
+        B, T = ctx.claim_params["B"], ctx.claim_params["T"]  # the declared defaults (PARAMS) when not given
         ctx.require("B >= 1 integer", int(B) == B and B >= 1, f"B = {B}")
         ctx.require("T >= 0 integer", int(T) == T and T >= 0, f"T = {T} (0 means 3(B+1))")
         if ctx.learner is not None:
@@ -81,8 +81,8 @@ class BudgetLowerBound(Claim):
                     f"learners: {', '.join(names)}" if names else "no implemented learner takes B")
 
     def evaluate(self, ctx: Context) -> ClaimResult:
-        B = int(ctx.params.get("B", 8))
-        T = int(ctx.params.get("T", 0)) or 3 * (B + 1)
+        B = int(ctx.claim_params["B"])
+        T = int(ctx.claim_params["T"]) or 3 * (B + 1)
         seed = int(ctx.params.get("seed", 0))
         names = [ctx.learner] if ctx.learner else budgeted_learners()
         per, excluded = {}, {}

@@ -20,3 +20,13 @@ def test_diag_bounded_is_closed_at_the_bound(spec, X):
     assert bound == 1.0
     assert k.diag_bounded(X, bound, rtol=0.0) and k.diag_bounded(X, bound)
     assert not k.diag_bounded(X, np.nextafter(bound, 0.0), rtol=0.0)
+
+
+@pytest.mark.parametrize("spec", ["linear", "gaussian:sigma=0.7", "poly:degree=3", "poly:degree=2,c=0.5"])
+def test_kernel_of_two_points_is_the_matrix_entry(spec):
+    """κ(u, v) for two single points is the (0, 0) entry of the kernel matrix of [u] and [v] (exactly the same float),
+    and κ(u, v) = κ(v, u) up to the float rounding of the normalised polynomial's product (2 ulps)."""
+    k = parse_kernel(spec)
+    u, v = np.array([0.3, -1.2]), np.array([0.5, 0.25])
+    assert k(u, v) == k.matrix(u[None, :], v[None, :])[0, 0] and k(u, u) == k.matrix(u[None, :], u[None, :])[0, 0]
+    assert k(v, u) == pytest.approx(k(u, v), rel=4.5e-16, abs=0)

@@ -360,3 +360,18 @@ def test_a_non_finite_or_zero_classifier_certifies_nothing(w, b):
     assert br.lo.is_finite() is False and float(br.lo.mid()) == -math.inf
     assert br.w.tolist() == [0.0, 0.0] and br.b == 0.0
     assert float(br.hi.upper()) >= 1.0 >= float(br.hi.lower())  # ‖v₊ − v₋‖₃ / 2 = 1
+
+
+def test_geometry_of_uncertified_separability_keeps_gamma_lower_at_zero(monkeypatch):
+    """When separability can be neither certified nor refuted ("uncertified"), γ*'s certified bracket is [0, upper]
+    whatever the solver's bracket says at its lower end (module docstring): the lower end of an uncertified margin
+    is not evidence. Forced here on two clusters whose true bracket has a positive lower end."""
+    import learners.maxmargin as mm
+
+    X, y = np.array([[1.0, 0.0], [-1.0, 0.0], [1.0, 0.5], [-1.0, 0.5]]), np.array([1, -1, 1, -1])
+    real = mm.separability(X[y == 1], X[y == -1])
+    assert real.status == "separable" and real.bracket.lower > 0
+    monkeypatch.setattr(mm, "separability", lambda *a, **k: mm.Separability(
+        "uncertified", "forced by the test", real.solution, real.bracket))
+    g = geometry(X, y)
+    assert g.gamma_lo == 0.0 and g.gamma_hi == real.bracket.upper

@@ -650,3 +650,17 @@ def test_ex51_omm_bound_switches_at_c_above_two(c, want):
     r = check("OMM-EX51", X, y, kernel="linear", learner="omm-efficient",
               params={"part": "omm", "c": ExactDecimal(c)})
     assert r.rhs == want and r.terms["r"] == float(2 / cq)
+
+
+@pytest.mark.claim("OMM-T41")
+@pytest.mark.parametrize("p", [3.0, 1.5])
+def test_t41_general_p_rows_below_one_minus_r_have_bound_zero(p):
+    """p ≠ 2, r = D/γ* = 1/8 < 1: every φ < 1 − r has κ∘(r/2, (1 − φ)/2) = −∞ (Hölder), so Theorem 4.1's bound is
+    0 there, with the lower bound 0 as well; no mistake is made at margin level φ = −1, so that row (lhs 0, rhs 0,
+    rhs_lower 0) is the tightest and is the one reported."""
+    X = np.array([[1, 0], [-1, 0], [1, 0.125], [-1, 0.125], [1, 0.0625]])
+    y = np.array([1, -1, 1, -1, 1])
+    r = check("OMM-T41", X, y, kernel="linear", learner="omm-efficient", params={"p": p}, certify=False)
+    assert (r.lhs, r.rhs, r.rhs_lower, r.terms["phi"]) == (0, 0, 0, -1.0) and r.holds is True
+    lo, hi = r.terms["r certified"]
+    assert lo <= 0.125 <= hi < 1
