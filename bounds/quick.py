@@ -121,7 +121,7 @@ def quick_solve(oracle: HingeOracle, c_L: float, c_s: float, U: float, iters: in
         step *= 1.5
     oracle.quick_start = best.a
     lower = min(oracle.dual_value(best.a, c_L, c_s, U), best_val)
-    ok = best_val - lower <= rtol * max(1.0, abs(best_val))
+    ok = best_val - lower <= rtol * max(1.0, abs(best_val))  # tuning: acceptance (a refused one goes to cvxpy)
     return OracleResult(best_val, lower, best_comp, f"quick dual ascent ({n} iterations)", multipliers=best.a,
                         settled=settled), ok
 

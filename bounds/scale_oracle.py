@@ -312,10 +312,10 @@ class ScaleOracle:
             epochs += 1
             new = self.certify(a, c_L, c_s, U)
             better = nm.lower(new.lower) > nm.lower(res.lower)
-            res = ScaleResult(new.value if nm.upper(new.value) < nm.upper(res.value) else res.value,
-                              new.lower if better else res.lower,
-                              new.comparator if nm.upper(new.value) < nm.upper(res.value) else res.comparator,
-                              "", res.notes, new.dual if better else res.dual)
+            lower_value = nm.upper(new.value) < nm.upper(res.value)  # a value and its comparator move together
+            res = ScaleResult(new.value if lower_value else res.value, new.lower if better else res.lower,
+                              new.comparator if lower_value else res.comparator, "", res.notes,
+                              new.dual if better else res.dual)
         res.solver = (f"dual coordinate ascent (Nyström warm start, m = {min(NYSTROM_M, self.T)}; {epochs} exact "
                       f"epochs), certified by float64 enclosures with a-priori error bounds (learners.compiled."
                       f"rigorous) and arb balls, {self.passes} enclosed products K·w")
