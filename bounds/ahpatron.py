@@ -178,7 +178,7 @@ class _Theorem4Base(Claim):
         ctx.require("lambda = sqrt(2) U / sqrt(B)", close(lam, math.sqrt(2) * U / math.sqrt(B)),
                     f"λ = {lam:.6g}, √2U/√B = {math.sqrt(2) * U / math.sqrt(B):.6g}")
         ctx.require("B >= 50", B >= 50, f"B = {B}")
-        ctx.require("U <= sqrt(B)/4", U <= math.sqrt(B) / 4 * (1 + REL_U),
+        ctx.require("U <= sqrt(B)/4", U <= math.sqrt(B) / 4 * (1 + REL_U),  # tuning: slack edge (exact: 16U² ≤ B)
                     f"U = {U:.6g}, √B/4 = {math.sqrt(B) / 4:.6g}")
         ctx.require("3U/sqrt(B) < eps < 1", 3 * U / math.sqrt(B) < eps < 1,
                     f"ε = {eps:.6g}, 3U/√B = {3 * U / math.sqrt(B):.6g}")

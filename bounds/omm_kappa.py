@@ -115,10 +115,11 @@ def _numeric_l2(delta, eta, grid):
         low = max(eta, -e)
         if low > e:
             return 1e9
-        return -float(_inner_l2(np.array(e), np.array(low + f * (e - low))))
+        return -float(_inner_l2(np.array(e), np.array(low + f * (e - low))))  # tuning: the polish (see below)
 
     lo_ij = max(eta, -best[1])
-    f0 = 0.0 if best[1] == lo_ij else (best[2] - lo_ij) / (best[1] - lo_ij)
+    # the polish replaces the grid's best only by a feasible point whose value, recomputed below, is larger
+    f0 = 0.0 if best[1] == lo_ij else (best[2] - lo_ij) / (best[1] - lo_ij)  # tuning: the polish's start
     opts = {"xatol": 1e-12, "fatol": 1e-14}  # tuning: the polish's stopping rule (a value found is a lower bound)
     res = minimize(neg, [best[1], f0], method="Nelder-Mead", options=opts)
     e = float(np.clip(res.x[0], 0, delta))

@@ -399,7 +399,7 @@ class HingeOracle:
             lower, a, b = min(cells)
             if not nm.isfinite(U):
                 lower = min(lower, rhs(0.0, s_max))
-            if value < lhs - tol or lower >= lhs - tol or solves >= max_solves or b - a < 1e-9 * s_max:
+            if value < lhs - tol or lower >= lhs - tol or solves >= max_solves or b - a < 1e-9 * s_max:  # tuning: caps
                 break
             mid = 0.5 * (a + b)
             prof[mid] = self.min_loss(mid)

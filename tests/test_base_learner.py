@@ -61,3 +61,26 @@ def test_scores_equal_score_row_by_row_for_every_learner():
             fast += type(lrn).score is learners.base.KernelLearner.score
             break
     assert fast >= 5  # the vectorised path is exercised, not only the default
+
+
+def test_a_learner_without_a_norm_reports_nan_not_zero():
+    """OnlineLearner's defaults for a learner that tracks neither its support nor ‖f‖ (a minimal subclass: a sign
+    learner with a fixed score): size 0 and ‖f‖ "not tracked" (NaN), never a fake 0 in the trace's norm column."""
+    from learners.base import OnlineLearner
+
+    class Constant(OnlineLearner):
+        name = "constant"
+
+        def reset(self) -> None:
+            pass
+
+        def score(self, x) -> float:
+            return 0.5
+
+        def _round(self, t, x, y):
+            return 0.5, "none"
+
+    lrn = Constant(kernel="linear")
+    tr = lrn.run(np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1, -1]))
+    assert lrn.size() == 0 and np.isnan(lrn.norm())
+    assert np.all(np.isnan(np.asarray(tr.norm, float))) and list(tr.size) == [0, 0] and tr.M == 1

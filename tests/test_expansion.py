@@ -26,3 +26,11 @@ def test_copy_grows_independently(n0):
     assert len(c.alpha) == n0 + 20 and np.allclose(c.alpha, coefs)
     assert c(z) == pytest.approx(sum(a * (x @ z) for x, a in zip(pts, coefs)), rel=1e-12, abs=1e-12)
     assert len(e.alpha) == n0 and np.allclose(e.alpha, coefs[:n0])
+
+
+def test_a_point_added_without_its_round_has_round_minus_one():
+    """``born`` (the round a point was inserted on) is -1, "not given", unless the learner passes it."""
+    e = KernelExpansion(parse_kernel("linear"))
+    e.add(np.array([1.0, 0.0]), 1.0)
+    e.add(np.array([0.0, 1.0]), -1.0, born=7)
+    assert list(e.born) == [-1, 7]

@@ -375,3 +375,14 @@ def test_geometry_of_uncertified_separability_keeps_gamma_lower_at_zero(monkeypa
         "uncertified", "forced by the test", real.solution, real.bracket))
     g = geometry(X, y)
     assert g.gamma_lo == 0.0 and g.gamma_hi == real.bracket.upper
+
+
+@pytest.mark.parametrize("v, want", [([0.0, 0.0, 0.0], [1 / 3] * 3), ([-1.0, -2.0], [0.5, 0.5]),
+                                     ([0.0, 2.0, 6.0], [0.0, 0.25, 0.75]), ([1e-14, 1.0], [0.0, 1.0])])
+def test_simplex_weights_from_a_solver_vector(v, want):
+    """A solver's weight vector made a point of the simplex: negative entries clipped to 0, weights below DROP × the
+    largest dropped, the rest renormalised; an all-zero (or all-negative) vector gives the uniform weights."""
+    from learners.maxmargin import DROP, _simplex
+
+    assert DROP > 1e-14
+    assert _simplex(np.array(v)) == pytest.approx(want, abs=0, rel=1e-15)

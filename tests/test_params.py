@@ -73,6 +73,8 @@ def test_list_parameters_from_text_and_json():
     # --param splits items at commas only where the next piece is a new k=v
     assert parse_params(["phis=0.5,0.9,B=3", "U=inf"], {"phis": phis}) == {"phis": [0.5, 0.9], "B": 3, "U": math.inf}
     assert parse_params(["phis=[0.5, 0.9]"], {"phis": phis}) == {"phis": [0.5, 0.9]}
+    # a continuation belongs to the item just before it, not to the first item of the argument
+    assert parse_params(["B=3,phis=0.5,0.9,U=2"], {"phis": phis}) == {"B": 3, "phis": [0.5, 0.9], "U": 2}
 
 
 def test_validate_refuses_unknown_names_and_keeps_defaults_out():
