@@ -95,7 +95,8 @@ class AhpatronProjection(Claim):
             res = [v for v, k in zip(tr["proj_residual"], h) if k]
             err = [abs(nm.ball(a) - b) for a, b, k in zip(tr["fbar_norm"], tr["cU"], h) if k]
             cu = [v for v, k in zip(tr["cU"], h) if k]
-            score = [nm.bmax(r / q(1, 10**8), e / (q(1, 10**9) * nm.bmax(1, c))) for r, e, c in zip(res, err, cu)]
+            score = [nm.bmax(r / q(1, 10**8), e / (q(1, 10**9) * nm.bmax(1, c)))  # tuning: the stated tolerances
+                     for r, e, c in zip(res, err, cu)]
             return ctx.result(nm.bmax(*score), 1, {"halvings": int(h.sum()), "residual": nm.bmax(*res),
                                                    "| ||fbar|| - cU |": nm.bmax(*err)}, tol=0.0)
         res = np.asarray(tr["proj_residual"], float)[h]

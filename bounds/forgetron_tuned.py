@@ -267,7 +267,7 @@ class SelfTunedQ(Claim):
         S = np.cumsum(psi_terms(tr))
         bound = FIFTEEN_32 * np.cumsum(mistake_mask(tr))
         t = int(np.argmin(bound - S))
-        tol = tolerance(S[t], bound[t], S[-1]) + 4 * EPS * tr.T * max(float(np.max(np.abs(S))), 1.0)
+        tol = tolerance(S[t], bound[t], S[-1]) + 4 * EPS * tr.T * max(float(np.max(np.abs(S))), 1.0)  # tuning: float
         return t, S, bound, tol
 
     def screen_stack(self, st, learner, claim_params):

@@ -674,7 +674,7 @@ class Lemma43(OmmClaim):
             elif pv == val:
                 gap = 0.0
             else:
-                gap = math.inf if (math.isinf(pv) or math.isinf(val)) else abs(pv - val)
+                gap = abs(pv - val)  # pv ≠ val: ∞ when either is infinite
             worst = max(worst, gap)
         cases = ", ".join(k for k, _ in self.printed(delta, eta))
         return ctx.result(worst, 0.0, {"kappa_circ (eq. 5)": val, "printed case(s)": cases, "how": how},

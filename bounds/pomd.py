@@ -642,7 +642,8 @@ class Lemma4(Claim):
 
     id = "POM-L4"
     learners = ()
-    PARAMS = (P.Param("M", "int", 15, low=1, high=10_000, doc="window M", boundary=(1, 15)),
+    PARAMS = (P.Param("M", "int", 15, low=1, high=10_000, doc="window M",
+                      boundary=(1, 15)),  # tuning: the search's boundary points
               P.positive("D", 1.0, "D = sup κ(x, x)", boundary=(1.0,), search=False))  # fixed by the kernel
 
     def preconditions(self, ctx):

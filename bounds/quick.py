@@ -107,7 +107,7 @@ def quick_solve(oracle: HingeOracle, c_L: float, c_s: float, U: float, iters: in
         grad = 1.0 - oracle.y * cur.values
         while True:  # backtracking: accept the step when g does not decrease
             nxt = _Dual(oracle, np.clip(cur.a + step * grad, 0.0, c_L), c_s, U)
-            if nxt.g >= cur.g - 1e-15 * max(1.0, abs(cur.g)) or step < 1e-14:
+            if nxt.g >= cur.g - 1e-15 * max(1.0, abs(cur.g)) or step < 1e-14:  # tuning: the line search's stop
                 break
             step *= 0.5
         if nxt.g > best.g:

@@ -37,7 +37,7 @@ class GramFactor:
     @classmethod
     def from_gram(cls, K: np.ndarray) -> "GramFactor":
         """Factor K from scratch (O(n³)); raises SingularGramError when K is not positive definite."""
-        f = cls(max(len(K), 1))
+        f = cls(len(K))  # capacity ≥ 1 (__init__)
         if len(K) and nm.is_mp():  # exact backends: grow row by row in the backend's numbers (O(n³) as well)
             for i in range(len(K)):
                 f.append(np.asarray(K[i, :i]), K[i, i])

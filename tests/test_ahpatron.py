@@ -20,6 +20,7 @@ from bounds.base import PreconditionError
 from bounds.errata import replay
 from bounds.registry import check
 from learners.numeric import high_precision
+from tests.learner_checks import check_declared_ranges, names_in
 
 GAUSS = "gaussian:sigma=1"
 WITNESS = Path(__file__).resolve().parent.parent / "bounds" / "witnesses" / "AHP-T6-no-halving.json"
@@ -343,3 +344,27 @@ def test_projection_undefined_when_the_kept_span_is_zero():
     with pytest.raises(PreconditionError, match="eq. 7 defined"):
         check("AHP-PROJ", X, y, kernel="linear", params=dict(B=2))
     assert check("AHP-L1", X, y, kernel="linear", params=dict(B=2)).holds is True
+
+
+@pytest.mark.parametrize("name", names_in("learners.ahpatron"))
+def test_declared_parameter_ranges_are_enforced(name):
+    """Ahpatron's constructors keep their declared ranges (tests/learner_checks.py)."""
+    check_declared_ranges(name)
+
+
+@pytest.mark.parametrize("B", [16, 50, 100])
+def test_exact_setting_lambda_of_each_preset(B):
+    """The presets' λ as exact λ² (learners.ahpatron.exact_setting, which the certified path reads): Theorem 4's
+    λ = √2·U/√B with U = √B/4, so λ² = 2U²/B = 1/8 for every B; the experiments' λ = U/√(4B), λ² = U²/(4B); and
+    each is the square of the float λ the learner runs with (learners.ahpatron.resolve)."""
+    from fractions import Fraction
+
+    from learners.ahpatron import exact_setting, resolve
+
+    t4 = exact_setting(B, "thm4")
+    assert t4["U2"] == Fraction(B, 16) and t4["lam2"] == 2 * t4["U2"] / B == Fraction(1, 8)
+    assert resolve(B, "thm4", None, None, None, None, None)["lam"] ** 2 == pytest.approx(float(t4["lam2"]), rel=1e-15)
+    ex = exact_setting(B, "experiments")
+    assert ex["lam2"] == ex["U2"] / (4 * B)
+    assert resolve(B, "experiments", None, None, None, None, None)["lam"] ** 2 == pytest.approx(float(ex["lam2"]),
+                                                                                                rel=1e-15)

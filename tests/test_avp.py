@@ -16,6 +16,7 @@ from adversaries.strategies import sequences
 from bounds.avp import cor2_rhs, tilt_vector
 from bounds.base import PreconditionError
 from bounds.registry import check
+from tests.learner_checks import check_declared_ranges, names_in
 
 GAUSS = "gaussian:sigma=1"
 FEW = settings(max_examples=6, deadline=None)
@@ -272,3 +273,9 @@ def test_auer_lemma_is_not_vacuous():
     """With ξ = 0 and one term the two sides are √l and 2√l: the check sees a factor-2 difference."""
     r = check("ACG-L2", params={"l": [4.0], "xi": 0.0})
     assert math.isclose(r.lhs, 2.0) and math.isclose(r.rhs, 4.0)
+
+
+@pytest.mark.parametrize("name", names_in("learners.avp"))
+def test_declared_parameter_ranges_are_enforced(name):
+    """AVP's constructors keep their declared ranges (tests/learner_checks.py)."""
+    check_declared_ranges(name)

@@ -24,6 +24,7 @@ from bounds.oracle import hinge
 from learners import numeric as nm
 from learners.forgetron import Psi
 from learners.forgetron_tuned import FIFTEEN_32, phi_eq43, phi_eq43_printed
+from tests.learner_checks import check_declared_ranges, names_in
 
 BUDGET_LEARNERS = ("forgetron-self-tuned", "forgetron-greedy", "rbp", "cks")
 TUNED = ("forgetron-self-tuned", "forgetron-greedy")
@@ -456,3 +457,9 @@ def test_largest_feasible_phi_with_no_feasible_point_brackets_below_the_smallest
     from bounds.forgetron_tuned import feasible_bracket
 
     assert feasible_bracket(1.0, 0.0, 1.0, 1) == (0.0, 1e-12) and largest_feasible_phi(1.0, 0.0, 1.0, 1) == 0.0
+
+
+@pytest.mark.parametrize("name", names_in("learners.forgetron_tuned"))
+def test_declared_parameter_ranges_are_enforced(name):
+    """the self-tuned and greedy Forgetron's constructors keep their declared ranges (tests/learner_checks.py)."""
+    check_declared_ranges(name)

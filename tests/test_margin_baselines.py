@@ -13,6 +13,7 @@ import learners
 from bounds.omm import translation_gap
 from learners.margin_baselines import romma_step
 from tests.test_maxmargin import separable
+from tests.learner_checks import check_declared_ranges, names_in
 
 BASELINES = ("perceptron-bias", "romma", "aromma", "pumma", "alma")
 
@@ -175,3 +176,9 @@ def test_pumma_initialisation_keeps_the_first_point_of_each_class(y):
     u = (first[1] - first[-1]) / 2
     w = u / (u @ u)
     assert np.allclose(lrn.w, w, rtol=1e-15, atol=0) and lrn.b == pytest.approx(-(w @ (first[1] + first[-1])) / 2, rel=1e-15)
+
+
+@pytest.mark.parametrize("name", names_in("learners.margin_baselines"))
+def test_declared_parameter_ranges_are_enforced(name):
+    """the margin baselines' constructors keep their declared ranges (tests/learner_checks.py)."""
+    check_declared_ranges(name)

@@ -14,6 +14,7 @@ import adversaries
 import bounds
 import learners
 from bounds.errata import Witness, replay
+from tests.learner_checks import check_declared_ranges, names_in
 
 GAUSS = "gaussian:sigma=1"
 WIT = Path(bounds.__file__).with_name("witnesses")
@@ -367,3 +368,9 @@ def test_generic_bogd_keeps_float64_coefficients_through_removals(monkeypatch, n
     tr = lrn.run(X, y)
     assert np.asarray(tr["removal"], bool).sum() >= 3 and lrn.f.alpha.dtype == np.float64
     assert lrn.removal_log and all(rec["alpha_new"].dtype == np.float64 for rec in lrn.removal_log)
+
+
+@pytest.mark.parametrize("name", names_in("learners.ogd"))
+def test_declared_parameter_ranges_are_enforced(name):
+    """kernel OGD's, BOGD's and BOGD++'s constructors keep their declared ranges (tests/learner_checks.py)."""
+    check_declared_ranges(name)

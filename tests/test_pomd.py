@@ -16,6 +16,7 @@ import learners
 from bounds.alignment import alignment_profile, kernel_alignment
 from bounds.pomd import lemma3_sides, window_deltas
 from learners import gram_factor
+from tests.learner_checks import check_declared_ranges, names_in
 
 GAUSS = "gaussian:sigma=1"
 
@@ -355,3 +356,9 @@ def test_interlacing_reports_no_order_when_no_gap_is_positive():
     r = bounds.check("INTERLACE", np.array([[0.75, 0.5]]), np.array([1]), kernel="linear", learner="pomd",
                      params=dict(U=2))
     assert r.lhs == 0 and r.terms["worst order m"] == 0 and r.holds is True
+
+
+@pytest.mark.parametrize("name", names_in("learners.pomd"))
+def test_declared_parameter_ranges_are_enforced(name):
+    """POMD's and POMDR's (B₀ < B depends on B) constructors keep their declared ranges (tests/learner_checks.py)."""
+    check_declared_ranges(name, skip=("B0",))

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 import learners
 from adversaries import make_sequence
 from adversaries.strategies import sequences
+from tests.learner_checks import check_declared_ranges, names_in
 
 GAUSS = "gaussian:sigma=1"
 
@@ -107,3 +108,9 @@ def test_larger_eta_keeps_fewer_points(name):
     small = learners.make(name, kernel=GAUSS, eta=0.1).run(X, y).size[-1]
     big = learners.make(name, kernel=GAUSS, eta=0.9).run(X, y).size[-1]
     assert big <= small
+
+
+@pytest.mark.parametrize("name", names_in("learners.projectron"))
+def test_declared_parameter_ranges_are_enforced(name):
+    """the Projectron's constructors keep their declared ranges (tests/learner_checks.py)."""
+    check_declared_ranges(name)

@@ -1,0 +1,50 @@
+"""Reusable property checks over the reference learners (the model: scikit-learn's estimator checks), called from
+each learner module's own test file so that a change to that module meets them.
+
+:func:`check_declared_ranges`: a parameter is declared once (learners.params.Param, beside the learner), and the
+learner's own constructor must keep that declaration, not only ``learners.make``'s validation in front of it: every
+value just outside a declared lower bound is refused (ValueError), every closed boundary point is accepted, and an
+open upper bound of 1 (a rate, a fraction) refuses 1 itself.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from learners import registry
+
+
+def names_in(module: str) -> list[str]:
+    """The registered learners whose class is defined in ``module`` (e.g. "learners.pomd")."""
+    return [n for n in registry.available() if registry.learner_class(n).__module__ == module]
+
+
+def _outside(p, side: str):
+    v = p.low if side == "low" else p.high
+    if (p.low_open if side == "low" else p.high_open):
+        return v
+    if p.kind == "int":
+        return v - 1 if side == "low" else v + 1
+    return float(np.nextafter(v, -math.inf if side == "low" else math.inf))
+
+
+def check_declared_ranges(name: str, kernel: str = "linear", skip: tuple = ()) -> None:
+    """See the module docstring. Upper bounds other than an open 1 are the search's caps (B ≤ 5000, ...), which the
+    constructors need not enforce; ``skip`` names parameters whose range depends on another (B₀ < B)."""
+    cls = registry.learner_class(name)
+    for p in registry.params_of(name):
+        if p.kind not in ("int", "float") or p.name in skip:
+            continue
+        if p.low is not None and math.isfinite(p.low):
+            with pytest.raises(ValueError):
+                cls(kernel=kernel, **{p.name: _outside(p, "low")})
+            if not p.low_open:
+                cls(kernel=kernel, **{p.name: p.low})
+        if p.high is not None and math.isfinite(p.high):
+            if p.high_open and p.high == 1:
+                with pytest.raises(ValueError):
+                    cls(kernel=kernel, **{p.name: 1})
+            elif not p.high_open:
+                cls(kernel=kernel, **{p.name: p.high})

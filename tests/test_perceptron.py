@@ -1,0 +1,11 @@
+"""learners/perceptron.py: the kernel Perceptron's declared parameters (tests/learner_checks.py)."""
+from __future__ import annotations
+
+import pytest
+
+from tests.learner_checks import check_declared_ranges, names_in
+
+
+@pytest.mark.parametrize("name", names_in("learners.perceptron"))
+def test_declared_parameter_ranges_are_enforced(name):
+    check_declared_ranges(name)
