@@ -664,3 +664,14 @@ def test_t41_general_p_rows_below_one_minus_r_have_bound_zero(p):
     assert (r.lhs, r.rhs, r.rhs_lower, r.terms["phi"]) == (0, 0, 0, -1.0) and r.holds is True
     lo, hi = r.terms["r certified"]
     assert lo <= 0.125 <= hi < 1
+
+
+def test_inner_l2_closed_form_by_case():
+    """eq. 7's closed form min_β ‖e₁ − βz‖₂ over z with ‖z‖ = ℓ, e₁ᵀz = s, case by case: s < 0 gives 1 (β = 0 is
+    best), 0 ≤ s ≤ ℓ² gives √(1 − s²/ℓ²), s > ℓ² gives √(1 − 2s + ℓ²) (values computed here)."""
+    from bounds.omm_kappa import _inner_l2
+
+    ell = np.array([0.5, 0.5, 0.5, 0.8, 0.9])
+    s = np.array([-0.1, -0.5, 0.2, 0.64, 0.85])
+    want = [1.0, 1.0, math.sqrt(1 - 0.04 / 0.25), math.sqrt(1 - 0.64 ** 2 / 0.64), math.sqrt(1 - 1.7 + 0.81)]
+    assert _inner_l2(ell, s) == pytest.approx(want, rel=1e-15, abs=1e-15)
