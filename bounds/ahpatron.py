@@ -435,7 +435,7 @@ class AhpatronTheorem6(Claim):
         zr = zeta_run(tr, p["U"])
         zs = self.zetas(ctx, p, gamma)
         outs = [self.at_zeta(ctx, z, p, gamma, n) for z in zs]
-        w = min(range(len(outs)), key=lambda i: nm.mid(outs[i]["rhs"]) - tr.M)
+        w = min(range(len(outs)), key=lambda i: nm.mid(outs[i]["rhs"]))  # the smallest right side: the tightest ζ
         best = outs[w]
         ctx.comparator_f = best["f"]
         lowers = [o["lower"] for o in outs]

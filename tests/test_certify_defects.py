@@ -125,3 +125,28 @@ def test_comparator_json_kinds():
     checker uses the recorded dual vectors instead of a comparator that was never proposed."""
     assert comparator_json("zero") == {"X": [], "beta": []}
     assert comparator_json("oracle") is None and comparator_json(None) is None
+
+
+def test_an_uncertified_verdict_reports_the_time_it_took(monkeypatch):
+    """A re-derivation that fails (here: the ball path raises) leaves the verdict uncertified, with the reason and the
+    seconds spent trying: a duration, between 0 and the wall time of the whole check."""
+    import time
+
+    from bounds import registry
+    from learners import numeric as nm_
+
+    claim = registry.get("PER-T1")
+    real = type(claim)._check
+
+    def failing(self, *a, **k):
+        if nm_.is_ball():
+            raise RuntimeError("no ball path here")
+        return real(self, *a, **k)
+
+    monkeypatch.setattr(type(claim), "_check", failing)
+    t0 = time.monotonic()
+    r = claim.check(np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1, -1]), kernel="linear", certify=True)
+    wall = time.monotonic() - t0
+    cert = r.certificate
+    assert cert.holds is None and "RuntimeError: no ball path here" in cert.reason
+    assert 0 <= cert.seconds <= wall

@@ -543,3 +543,17 @@ def test_shrinking_perceptron_class_refuses_a_phi_list_outside_0_1(phi):
 def test_declared_parameter_ranges_are_enforced(name):
     """the Remove-Oldest Perceptron's, the shrinking Perceptron's and the Forgetron's constructors keep their declared ranges (tests/learner_checks.py)."""
     check_declared_ranges(name)
+
+
+@pytest.mark.claim("ROP-C1")
+def test_rop_c1_counts_every_removal():
+    """ROP-C1's reported removals recounted: the Remove-Oldest Perceptron with B = 2 adds a point on every update
+    and removes the oldest once it holds B, so removals = updates − B; the first one removes the example of round 1
+    (the column r holds rounds, 1-based, and −1 where nothing is removed)."""
+    X = np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.0, 1.0], [0.6, 0.8], [-0.6, 0.8]])
+    y = np.array([1, -1, 1, -1, 1, 1])
+    r = bounds.check("ROP-C1", X, y, kernel="linear", learner="remove-oldest", params={"B": 2}, certify=False)
+    tr = learners.make("remove-oldest", kernel="linear", B=2).run(X, y)
+    updates = int(np.count_nonzero(tr.updated))
+    assert updates > 2 and r.terms["removals"] == updates - 2
+    assert list(tr["r"]) == [-1, -1, 1, 2, 3, 4]
