@@ -163,3 +163,25 @@ def test_registered_erratum_replays(w):
             assert rep.confirmed is True, (w.claim, rep.detail)
     else:
         assert rep.float_result.holds is not False and w.erratum["corrected"]
+
+
+def test_a_given_trace_replaces_the_run_only_for_its_learner():
+    """bounds.base.GIVEN_TRACE (set by the data-set-scale certification to its certified run): a claim evaluated
+    inside it reads that run for the same learner (its mistakes, not those of the sequence passed), and runs the
+    learner itself for any other learner."""
+    from bounds.base import GIVEN_TRACE
+    from learners import make
+
+    Xa = np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0]])
+    ya = np.array([1, 1, -1, -1])  # four updates
+    Xb, yb = np.array([[1.0, 0.0], [1.0, 0.0]]), np.array([1, 1])  # one update
+    given = make("perceptron", kernel="linear", compiled=False).run(Xa, ya)
+    token = GIVEN_TRACE.set(given)
+    try:
+        same = registry.get("PER-T1").check(Xb, yb, kernel="linear", certify=False)
+        other = registry.get("ROP-C1").check(Xb, yb, kernel="linear", learner="remove-oldest", params={"B": 2},
+                                             certify=False)
+    finally:
+        GIVEN_TRACE.reset(token)
+    assert same.terms["M"] == int(np.sum(ya * np.asarray(given.score) <= 0)) == 4
+    assert other.terms["M"] == 1

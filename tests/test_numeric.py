@@ -33,3 +33,18 @@ def test_ball_matmul_with_an_empty_factor():
     with nm.ball_arithmetic(128):
         assert nm.matmul(np.zeros((0, 2)), np.ones((2, 3))).shape == (0, 3)
         assert nm.matmul(np.ones((2, 0)), np.ones((0, 3))).shape == (2, 3)
+
+
+@pytest.mark.parametrize("n", [1, 2, 4])
+def test_ball_quadratic_form_encloses_the_exact_value(n):
+    """vᵀMv in ball arithmetic (learners.numeric.quad, the centred form) for float data: a Ball enclosing the exact
+    rational value of the binary entries, for every length including 1."""
+    rng = np.random.default_rng(n)
+    v = rng.integers(-9, 10, size=n) / 10
+    A = rng.integers(-9, 10, size=(n, n)) / 10
+    M = A @ A.T
+    want = sum(Fraction(v[i]) * Fraction(M[i, j]) * Fraction(v[j]) for i in range(n) for j in range(n))
+    with nm.ball_arithmetic(128):
+        q = nm.quad(M, v)
+        assert isinstance(q, nm.Ball)
+        assert q.a.contains(fmpq(want.numerator, want.denominator)) and q.a.rad() < fmpq(1, 2 ** 100)
