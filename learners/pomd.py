@@ -74,8 +74,8 @@ class _OptimisticMD(KernelLearner):
     zero_label = 1
     omdr = False
 
-    def __init__(self, kernel=None, U: float = 1.0, zeta: float = 1.0, M: int = 15, D: float = 1.0,
-                 T: int | None = None, **extra):
+    def __init__(self, kernel, U: float, zeta: float, M: int, D: float, T: "int | None", **extra):
+        """Called by POMD and POMDR with every parameter (their signatures carry the declared defaults)."""
         name = self.name
         if not (np.isfinite(U) and U > 0):
             raise ValueError(f"{name}: radius U must be positive and finite, got {U!r}")

@@ -20,7 +20,7 @@ from bounds.base import PreconditionError
 from bounds.errata import replay
 from bounds.registry import check
 from learners.numeric import high_precision
-from tests.learner_checks import check_declared_ranges, names_in
+from tests.learner_checks import check_declared, names_in
 
 GAUSS = "gaussian:sigma=1"
 WITNESS = Path(__file__).resolve().parent.parent / "bounds" / "witnesses" / "AHP-T6-no-halving.json"
@@ -347,9 +347,9 @@ def test_projection_undefined_when_the_kept_span_is_zero():
 
 
 @pytest.mark.parametrize("name", names_in("learners.ahpatron"))
-def test_declared_parameter_ranges_are_enforced(name):
-    """Ahpatron's constructors keep their declared ranges (tests/learner_checks.py)."""
-    check_declared_ranges(name)
+def test_declared_parameters_are_kept(name):
+    """Ahpatron's constructors keep their declared defaults and ranges (tests/learner_checks.py)."""
+    check_declared(name)
 
 
 @pytest.mark.parametrize("B", [16, 50, 100])

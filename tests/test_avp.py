@@ -16,7 +16,7 @@ from adversaries.strategies import sequences
 from bounds.avp import cor2_rhs, tilt_vector
 from bounds.base import PreconditionError
 from bounds.registry import check
-from tests.learner_checks import check_declared_ranges, names_in
+from tests.learner_checks import check_declared, names_in
 
 GAUSS = "gaussian:sigma=1"
 FEW = settings(max_examples=6, deadline=None)
@@ -276,6 +276,6 @@ def test_auer_lemma_is_not_vacuous():
 
 
 @pytest.mark.parametrize("name", names_in("learners.avp"))
-def test_declared_parameter_ranges_are_enforced(name):
-    """AVP's constructors keep their declared ranges (tests/learner_checks.py)."""
-    check_declared_ranges(name)
+def test_declared_parameters_are_kept(name):
+    """AVP's constructors keep their declared defaults and ranges (tests/learner_checks.py)."""
+    check_declared(name)

@@ -22,7 +22,7 @@ from bounds.forgetron import (eq40_rhs, eq40_smallest_B, lemma1, lemma2, lemma3_
 from learners.expansion import KernelExpansion
 from learners.forgetron import Psi, forgetron_phi_cap, forgetron_radius
 from learners.numeric import high_precision
-from tests.learner_checks import check_declared_ranges, names_in
+from tests.learner_checks import check_declared, names_in
 
 WITNESS = Path(bounds.__file__).with_name("witnesses") / "FGT-L6-any-g.json"
 
@@ -540,9 +540,9 @@ def test_shrinking_perceptron_class_refuses_a_phi_list_outside_0_1(phi):
 
 
 @pytest.mark.parametrize("name", names_in("learners.forgetron"))
-def test_declared_parameter_ranges_are_enforced(name):
-    """the Remove-Oldest Perceptron's, the shrinking Perceptron's and the Forgetron's constructors keep their declared ranges (tests/learner_checks.py)."""
-    check_declared_ranges(name)
+def test_declared_parameters_are_kept(name):
+    """the Remove-Oldest Perceptron's, the shrinking Perceptron's and the Forgetron's constructors keep their declared defaults and ranges (tests/learner_checks.py)."""
+    check_declared(name)
 
 
 @pytest.mark.claim("ROP-C1")

@@ -24,7 +24,7 @@ from bounds.oracle import hinge
 from learners import numeric as nm
 from learners.forgetron import Psi
 from learners.forgetron_tuned import FIFTEEN_32, phi_eq43, phi_eq43_printed
-from tests.learner_checks import check_declared_ranges, names_in
+from tests.learner_checks import check_declared, names_in
 
 BUDGET_LEARNERS = ("forgetron-self-tuned", "forgetron-greedy", "rbp", "cks")
 TUNED = ("forgetron-self-tuned", "forgetron-greedy")
@@ -460,6 +460,6 @@ def test_largest_feasible_phi_with_no_feasible_point_brackets_below_the_smallest
 
 
 @pytest.mark.parametrize("name", names_in("learners.forgetron_tuned"))
-def test_declared_parameter_ranges_are_enforced(name):
-    """the self-tuned and greedy Forgetron's constructors keep their declared ranges (tests/learner_checks.py)."""
-    check_declared_ranges(name)
+def test_declared_parameters_are_kept(name):
+    """the self-tuned and greedy Forgetron's constructors keep their declared defaults and ranges (tests/learner_checks.py)."""
+    check_declared(name)

@@ -13,7 +13,7 @@ import learners
 from bounds.omm import translation_gap
 from learners.margin_baselines import romma_step
 from tests.test_maxmargin import separable
-from tests.learner_checks import check_declared_ranges, names_in
+from tests.learner_checks import check_declared, names_in
 
 BASELINES = ("perceptron-bias", "romma", "aromma", "pumma", "alma")
 
@@ -179,6 +179,16 @@ def test_pumma_initialisation_keeps_the_first_point_of_each_class(y):
 
 
 @pytest.mark.parametrize("name", names_in("learners.margin_baselines"))
-def test_declared_parameter_ranges_are_enforced(name):
-    """the margin baselines' constructors keep their declared ranges (tests/learner_checks.py)."""
-    check_declared_ranges(name)
+def test_declared_parameters_are_kept(name):
+    """the margin baselines' constructors keep their declared defaults and ranges (tests/learner_checks.py)."""
+    check_declared(name)
+
+
+def test_romma_step_from_the_zero_vector_has_only_the_margin_constraint():
+    """w = 0 (as w = None): the second constraint vᵀw ≥ ‖w‖² = 0 holds for every v, so the step is y x/‖x‖²."""
+    from learners.margin_baselines import romma_step
+
+    x = np.array([0.6, -0.8, 2.0])
+    for w in (None, np.zeros(3)):
+        v = romma_step(w, x, -1)
+        assert np.array_equal(v, -x / (x @ x)) and v @ x == pytest.approx(-1.0, abs=1e-15)

@@ -14,7 +14,7 @@ import adversaries
 import bounds
 import learners
 from bounds.errata import Witness, replay
-from tests.learner_checks import check_declared_ranges, names_in
+from tests.learner_checks import check_declared, names_in
 
 GAUSS = "gaussian:sigma=1"
 WIT = Path(bounds.__file__).with_name("witnesses")
@@ -371,6 +371,6 @@ def test_generic_bogd_keeps_float64_coefficients_through_removals(monkeypatch, n
 
 
 @pytest.mark.parametrize("name", names_in("learners.ogd"))
-def test_declared_parameter_ranges_are_enforced(name):
-    """kernel OGD's, BOGD's and BOGD++'s constructors keep their declared ranges (tests/learner_checks.py)."""
-    check_declared_ranges(name)
+def test_declared_parameters_are_kept(name):
+    """kernel OGD's, BOGD's and BOGD++'s constructors keep their declared defaults and ranges (tests/learner_checks.py)."""
+    check_declared(name)

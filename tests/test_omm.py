@@ -21,7 +21,7 @@ from bounds.omm import gamma3, m_count
 from learners.numeric import high_precision
 from learners.omm import LpNorm
 from tests.test_maxmargin import separable
-from tests.learner_checks import check_declared_ranges, names_in
+from tests.learner_checks import check_declared, names_in
 
 WIT = Path(bounds.__file__).with_name("witnesses")
 OMM = ("omm-efficient", "omm-conservative")
@@ -956,6 +956,6 @@ def test_lemma41_tolerance_adds_the_conic_solver_s_for_the_naive_learner_only(na
 
 
 @pytest.mark.parametrize("name", names_in("learners.omm"))
-def test_declared_parameter_ranges_are_enforced(name):
-    """OMM's (p: the declared [20/19, 20] is the search's range; the constructor takes any p > 1) constructors keep their declared ranges (tests/learner_checks.py)."""
-    check_declared_ranges(name, skip=("p",))
+def test_declared_parameters_are_kept(name):
+    """OMM's (p: the declared [20/19, 20] is the search's range; the constructor takes any p > 1) constructors keep their declared defaults and ranges (tests/learner_checks.py)."""
+    check_declared(name, skip=("p",))

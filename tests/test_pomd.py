@@ -16,7 +16,7 @@ import learners
 from bounds.alignment import alignment_profile, kernel_alignment
 from bounds.pomd import lemma3_sides, window_deltas
 from learners import gram_factor
-from tests.learner_checks import check_declared_ranges, names_in
+from tests.learner_checks import check_declared, names_in
 
 GAUSS = "gaussian:sigma=1"
 
@@ -359,6 +359,6 @@ def test_interlacing_reports_no_order_when_no_gap_is_positive():
 
 
 @pytest.mark.parametrize("name", names_in("learners.pomd"))
-def test_declared_parameter_ranges_are_enforced(name):
-    """POMD's and POMDR's (B₀ < B depends on B) constructors keep their declared ranges (tests/learner_checks.py)."""
-    check_declared_ranges(name, skip=("B0",))
+def test_declared_parameters_are_kept(name):
+    """POMD's and POMDR's (B₀ < B depends on B) constructors keep their declared defaults and ranges (tests/learner_checks.py)."""
+    check_declared(name, skip=("B0",))

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 import learners
 from adversaries import make_sequence
 from adversaries.strategies import sequences
-from tests.learner_checks import check_declared_ranges, names_in
+from tests.learner_checks import check_declared, names_in
 
 GAUSS = "gaussian:sigma=1"
 
@@ -111,6 +111,6 @@ def test_larger_eta_keeps_fewer_points(name):
 
 
 @pytest.mark.parametrize("name", names_in("learners.projectron"))
-def test_declared_parameter_ranges_are_enforced(name):
-    """the Projectron's constructors keep their declared ranges (tests/learner_checks.py)."""
-    check_declared_ranges(name)
+def test_declared_parameters_are_kept(name):
+    """the Projectron's constructors keep their declared defaults and ranges (tests/learner_checks.py)."""
+    check_declared(name)

@@ -6,7 +6,7 @@ import pytest
 
 import adversaries
 import learners
-from tests.learner_checks import check_declared_ranges, names_in
+from tests.learner_checks import check_declared, names_in
 
 GAUSS = "gaussian:sigma=1.5"
 
@@ -86,6 +86,6 @@ def test_nogd_rank_bounds_are_inclusive(k):
 
 
 @pytest.mark.parametrize("name", names_in("learners.random_features"))
-def test_declared_parameter_ranges_are_enforced(name):
-    """FOGD's and NOGD's (k ≤ B depends on B; a seed is any integer) constructors keep their declared ranges (tests/learner_checks.py)."""
-    check_declared_ranges(name, kernel="gaussian" if name == "fogd" else "linear", skip=("k", "seed"))
+def test_declared_parameters_are_kept(name):
+    """FOGD's and NOGD's (k ≤ B depends on B; a seed is any integer) constructors keep their declared defaults and ranges (tests/learner_checks.py)."""
+    check_declared(name, kernel="gaussian" if name == "fogd" else "linear", skip=("k", "seed"))
