@@ -10,6 +10,7 @@ from __future__ import annotations
 from fractions import Fraction as Q
 
 import numpy as np
+from flint import fmpq, fmpq_mat
 from hypothesis import settings
 from hypothesis import strategies as st
 
@@ -96,3 +97,14 @@ def slipped(monkeypatch, cls, side: str = "rhs", change=2) -> None:
         return evaluate(self, ctx)
 
     monkeypatch.setattr(cls, "evaluate", wrong)
+
+
+def qsolve(A: list, b: list) -> "list | None":
+    """The solution of the square rational system A x = b (python-flint's exact fmpq_mat.solve) as Fractions, or
+    None when A is singular."""
+    frac = lambda v: fmpq(Q(v).numerator, Q(v).denominator)  # noqa: E731
+    try:
+        x = fmpq_mat([[frac(v) for v in row] for row in A]).solve(fmpq_mat([[frac(v)] for v in b]))
+    except ZeroDivisionError:
+        return None
+    return [Q(int(x[i, 0].p), int(x[i, 0].q)) for i in range(len(b))]

@@ -27,7 +27,7 @@ import checker
 from bounds import omm as bo
 from bounds import omm_kappa as K
 from learners import maxmargin as mm
-from tests.referee import contains, referee_settings, slipped
+from tests.referee import contains, qsolve, referee_settings, slipped
 
 mpmath.mp.dps = 60
 
@@ -39,22 +39,6 @@ def dot(a, b) -> Q:
 
 def sub(a, b) -> list:
     return [Q(x) - Q(z) for x, z in zip(a, b)]
-
-
-def solve(A: list, rhs: list) -> "list | None":
-    """The unique solution of the square system A z = rhs (Fractions, Gaussian elimination), or None."""
-    n = len(A)
-    M = [list(map(Q, row)) + [Q(r)] for row, r in zip(A, rhs)]
-    for c in range(n):
-        piv = next((r for r in range(c, n) if M[r][c] != 0), None)
-        if piv is None:
-            return None
-        M[c], M[piv] = M[piv], M[c]
-        for r in range(n):
-            if r != c and M[r][c] != 0:
-                f = M[r][c] / M[c][c]
-                M[r] = [a - f * b for a, b in zip(M[r], M[c])]
-    return [M[r][n] / M[r][r] for r in range(n)]
 
 
 def hull_distance(P: list, N: list):
@@ -75,7 +59,7 @@ def hull_distance(P: list, N: list):
                          [-1 if r < kp else 0, 0 if r < kp else -1] for r in range(n)]
                     A.append([1] * kp + [0] * km + [0, 0])
                     A.append([0] * kp + [1] * km + [0, 0])
-                    z = solve(A, [0] * n + [1, 1])
+                    z = qsolve(A, [0] * n + [1, 1])
                     if z is None or min(z[:n]) < 0:
                         continue
                     vp = [sum((z[i] * Q(Sp[i][k]) for i in range(kp)), Q(0)) for k in range(d)]

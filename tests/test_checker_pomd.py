@@ -25,7 +25,7 @@ import bounds
 import checker
 from bounds.certificate import build
 from bounds.pomd import POMDCorollary1, POMDTheorem2
-from tests.referee import KERNELS, at_comparator, contains, kappa, referee_settings, sequences, slipped
+from tests.referee import KERNELS, at_comparator, contains, kappa, qsolve, referee_settings, sequences, slipped
 
 mp = mpmath.mp
 DPS = 60
@@ -34,20 +34,6 @@ NEAR = mpmath.mpf(10) ** -40
 
 
 # ------------------------------------------------------------------------------------------------- the referee
-def qsolve(A: list, b: list) -> list:
-    """A x = b in Fractions (Gauss–Jordan, A nonsingular)."""
-    n = len(b)
-    M = [list(row) + [v] for row, v in zip(A, b)]
-    for c in range(n):
-        p = next(r for r in range(c, n) if M[r][c] != 0)
-        M[c], M[p] = M[p], M[c]
-        for r in range(n):
-            if r != c and M[r][c] != 0:
-                f = M[r][c] / M[c][c]
-                M[r] = [u - f * v for u, v in zip(M[r], M[c])]
-    return [M[i][n] / M[i][i] for i in range(n)]
-
-
 def qdet(A: list) -> Q:
     """det A in Fractions (elimination)."""
     M = [list(r) for r in A]

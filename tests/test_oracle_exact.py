@@ -22,25 +22,9 @@ from hypothesis import strategies as st
 from bounds.oracle import HingeOracle
 from bounds.quick import quick_solve
 from learners import numeric as nm
-from tests.referee import kappa, referee_settings
+from tests.referee import kappa, qsolve, referee_settings
 
 REL = 1e-6  # the oracles' own acceptance: a certified gap within 1e-6 · max(1, |value|)
-
-
-def _solve(A: list, b: list) -> "list | None":
-    """The solution of the square rational system A x = b by Gauss–Jordan elimination, or None when singular."""
-    n = len(b)
-    M = [row[:] + [bi] for row, bi in zip(A, b)]
-    for c in range(n):
-        p = next((r for r in range(c, n) if M[r][c] != 0), None)
-        if p is None:
-            return None
-        M[c], M[p] = M[p], M[c]
-        for r in range(n):
-            if r != c and M[r][c] != 0:
-                f = M[r][c] / M[c][c]
-                M[r] = [u - f * v for u, v in zip(M[r], M[c])]
-    return [M[i][n] / M[i][i] for i in range(n)]
 
 
 def exact_optimum(kernel: str, X, y, c_L: Q, c_s: Q) -> tuple[Q, list]:
@@ -53,7 +37,7 @@ def exact_optimum(kernel: str, X, y, c_L: Q, c_s: Q) -> tuple[Q, list]:
         a = [Q(0) if k == 0 else c_L for k in case]
         if free:  # ∂/∂a_t = 1 − (Qa)_t/(2c_s) = 0 on the free ones
             rhs = [2 * c_s - sum(Qm[t][j] * a[j] for j in range(T) if case[j] != 2) for t in free]
-            sol = _solve([[Qm[t][j] for j in free] for t in free], rhs)
+            sol = qsolve([[Qm[t][j] for j in free] for t in free], rhs)
             if sol is None or not all(0 <= v <= c_L for v in sol):
                 continue
             for t, v in zip(free, sol):
