@@ -391,7 +391,7 @@ class KernelExpansion:
         if not any(r > 0 for r in rad):
             return theta
         bound = self._abs_bound(A, K, rad, min(P_BOUND_BITS, nm.ball_precision()))
-        if not all(b.is_finite() for b in bound) or max(bound) > 1e6 * max(rad):  # loose: at full precision
+        if not all(b.is_finite() for b in bound) or max(bound) > 1e6 * max(rad):  # tuning: loose: full precision
             bound = self._abs_bound(A, K, rad, nm.ball_precision())
         unit = arb(0, 1)
         return theta + np.array([nm.Ball(b * unit) for b in bound], dtype=object)

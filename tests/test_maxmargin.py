@@ -386,3 +386,18 @@ def test_simplex_weights_from_a_solver_vector(v, want):
 
     assert DROP > 1e-14
     assert _simplex(np.array(v)) == pytest.approx(want, abs=0, rel=1e-15)
+
+
+def test_exact_l2_weights_are_verified_on_both_classes():
+    """The exact check of l₂ max-margin weights (the closest points v₊, v₋ of the two hulls, u = v₊ − v₋): every
+    x ∈ V₊ has uᵀx ≥ uᵀv₊ AND every x ∈ V₋ has uᵀx ≤ uᵀv₋. V₊ = {(0,0), (2,0)}, V₋ = {(1,1), (1,3)}: the optimum is
+    v₊ = (1,0), v₋ = (1,1); the weights λ = (1, 0) put v₊ at (0,0), which meets the V₋ side but not the V₊ side."""
+    from fractions import Fraction as Fr
+
+    from learners.maxmargin import _verified_l2
+
+    Qp = [[Fr(0), Fr(0)], [Fr(2), Fr(0)]]
+    Qm = [[Fr(1), Fr(1)], [Fr(1), Fr(3)]]
+    assert _verified_l2(Qp, Qm, [Fr(1, 2), Fr(1, 2)], [Fr(1), Fr(0)])
+    assert not _verified_l2(Qp, Qm, [Fr(1), Fr(0)], [Fr(1), Fr(0)])
+    assert not _verified_l2(Qm, Qp, [Fr(1), Fr(0)], [Fr(1), Fr(0)])  # the mirror: only the V₋ side fails

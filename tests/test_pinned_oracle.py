@@ -392,3 +392,16 @@ def test_monotone_tie_with_the_target_is_not_a_violation():
     assert 2 - 1e-8 <= res.lower <= 2.0
     solves = int(res.notes[0].split(" with ")[1].split()[0])
     assert solves > 13  # 0 plus the 12 radii of the first grid, then refinements
+
+
+@pytest.mark.parametrize("c_L", [0.0, math.inf])
+def test_snapped_multipliers_need_a_finite_positive_box(c_L):
+    """The grids c_L·2^-k exist only for 0 < c_L < ∞: otherwise the solver's multipliers are the only candidate
+    (no NaN or infinite vector is ever offered as dual evidence)."""
+    from bounds.oracle import snapped
+
+    a = np.array([0.0, 0.25, 0.5])
+    out = snapped(a, c_L)
+    assert len(out) == 1 and np.array_equal(out[0], a)
+    grids = snapped(a, 1.0)
+    assert len(grids) == 4 and all(np.all(np.isfinite(g)) for g in grids)

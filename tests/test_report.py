@@ -158,3 +158,10 @@ def test_report_command_exits_0_and_names_the_report(tmp_path, monkeypatch, caps
     assert cli.main(["report", "--out", str(out), "--quick"]) == 0
     assert capsys.readouterr().out.strip().splitlines()[-1] == f"report written to {out / 'report.md'}"
     assert "ok" in (out / "report.md").read_text()
+
+
+def test_markdown_lines_renders_each_block_in_order():
+    """A body of the report: a text line, a table (through md_table) and another line, in that order."""
+    table = report.Table(["claim", "verdict"], [["PER-T1", "holds"], ["FGT-L6", "VIOLATED"]])
+    lines = report.markdown_lines(["## heading", table, "after"])
+    assert lines == ["## heading", *md_table(table.header, table.rows), "after"]
