@@ -450,6 +450,19 @@ def ball(v: Any) -> Ball:
     return v if isinstance(v, Ball) else Ball(_to_arb(v))
 
 
+def rational(n: int, d: int = 1):
+    """The rational n/d as a number of the current backend: a ball of n/d in ball arithmetic, ``mpf(n)/d`` in mpmath,
+    the float n/d otherwise. How code that also runs in ball arithmetic writes a decimal constant (1e-300, 0.9): a
+    float literal there would be a float operand of a ball operation (:class:`Tainted`)."""
+    if _BALL:
+        from fractions import Fraction
+
+        return ball(Fraction(n, d))
+    if _MP:
+        return mpmath.mpf(n) / d
+    return n / d
+
+
 def lower(v: Any) -> float:
     """A float ≤ v (v a Ball or an exact number)."""
     return v.lower if isinstance(v, Ball) else float(v)
