@@ -220,27 +220,39 @@ class Tainted(ArithmeticError):
 SHORT_MANTISSA = 24
 
 
+_FLOATS = (float, np.floating)
+
+
 def _operand(o: Any) -> Any:
     """A float operand of a ball operation, refused when it is not a short binary constant (the taint discipline of
-    the certified path, issue 24); everything else unchanged (ints, Fractions, Balls, an ExactDecimal's decimal).
-    Called on every operand of every ball operation: the isinstance test comes first, the rest only for floats."""
-    if isinstance(o, (float, np.floating)) and getattr(o, "exact", None) is None:
-        f = float(o)
-        if f != 0 and math.isfinite(f):
-            num, den = f.as_integer_ratio()
-            num = abs(num)
-            num >>= (num & -num).bit_length() - 1  # the odd part: an integral float's ratio keeps its factors of 2
-            if num >> SHORT_MANTISSA or den > 2**64:
-                raise Tainted(f"the float {f!r} entered ball arithmetic as an operand (a float64 value, or a decimal "
-                              f"constant written as a float: convert data with nm.ball, write constants as Fractions)")
+    the certified path, issue 24); everything else unchanged (ints, Fractions, Balls, an ExactDecimal's decimal)."""
+    if isinstance(o, _FLOATS):
+        _short_float(o)
     return o
+
+
+def _short_float(o) -> None:
+    """Raise :class:`Tainted` unless the float ``o`` is 0, ±inf, NaN, an ExactDecimal or has a short mantissa."""
+    if getattr(o, "exact", None) is not None:
+        return
+    f = float(o)
+    if f != 0 and math.isfinite(f):
+        num, den = f.as_integer_ratio()
+        num = abs(num)
+        num >>= (num & -num).bit_length() - 1  # the odd part: an integral float's ratio keeps its factors of 2
+        if num >> SHORT_MANTISSA or den > 2**64:
+            raise Tainted(f"the float {f!r} entered ball arithmetic as an operand (a float64 value, or a decimal "
+                          f"constant written as a float: convert data with nm.ball, write constants as Fractions)")
 
 
 def _arith(fn):
     def op(self, o):
-        if isinstance(o, np.ndarray):
-            return NotImplemented
-        return fn(self, _operand(o))
+        if type(o) is not Ball:  # (every operand of every ball operation comes here: the checks cheapest first)
+            if isinstance(o, np.ndarray):
+                return NotImplemented
+            if isinstance(o, _FLOATS):
+                _short_float(o)
+        return fn(self, o)
 
     op.__name__ = fn.__name__
     return op
@@ -328,7 +340,7 @@ class Ball:
 
     # -- certified comparisons
     def _cmp(self, o, op: str) -> bool:
-        b = _to_arb(_operand(o))
+        b = o.a if type(o) is Ball else _to_arb(_operand(o))
         a = self.a
         yes = {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[op]
         if yes:
