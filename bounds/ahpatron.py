@@ -374,13 +374,16 @@ class AhpatronTheorem6(Claim):
             return [0.0 if zr is None else zr]
         if mode == "all":
             lo = 1e-6 if zr is None else zr
-            hi = zeta_max(p["U"], p["B"], gamma, p["eps"])
-            if hi < lo:
+            # the grid's points are sample points, placed in float64 (from the midpoints of U, ε and ζ_run in
+            # certified mode) and then used as the exact floats they are, each checked exactly by require_zeta
+            lo_f = nm.mid(lo)
+            hi = zeta_max(nm.mid(p["U"]), p["B"], gamma, nm.mid(p["eps"]))
+            if hi < lo_f:
                 return [lo]  # fails require_zeta with the reason
             n = int(ctx.claim_params["zeta_grid"])
-            grid = [lo + (hi - lo) * k / (n - 1) for k in range(n)] + ([0.5] if lo < 0.5 < hi else [])
-            if nm.is_ball():  # the grid's points are sample points: their float values (exact), ζ_run kept as it is
-                grid = [zr if zr is not None else nm.mid(grid[0])] + [nm.mid(z) for z in grid[1:]]
+            grid = [lo_f + (hi - lo_f) * k / (n - 1) for k in range(n)] + ([0.5] if lo_f < 0.5 < hi else [])
+            if nm.is_ball():  # ζ_run kept as it is (a ball)
+                grid = [zr if zr is not None else grid[0]] + grid[1:]
             return sorted(grid, key=nm.mid)
         return [float(mode)]
 

@@ -78,7 +78,7 @@ def _tilted_dual_ball(oracle: HingeOracle, g: np.ndarray, U, a: np.ndarray):
     """Σ_t a_t − U‖Σ_t (g_t + a_t y_t) κ(x_t, ·)‖ in balls at a float point a of [0, 1]^T (U = ∞: Σ a_t when that
     norm is exactly 0, else −∞)."""
     a = np.clip(np.nan_to_num(np.asarray(a, float)), 0.0, 1.0)
-    v = g + a * oracle.y
+    v = g + nm.asarray(a * oracle.y)  # the dual point: floats (a float times ±1, exact), as exact balls
     vsq = nm.nonneg(v @ oracle._Kb_times(v))
     total = sum((nm.ball(x) for x in a), nm.ball(0))
     if nm.isfinite(U):

@@ -128,12 +128,13 @@ def omega_comparator(X, y, kernel, c_s: float, cap: float, oracle: HingeOracle |
                 break
     if nm.is_ball():  # the value and the bound re-evaluated in balls at the same β and multipliers
         Q = oracle.Kb * np.outer(yv, yv)
-    Qb = Q @ b0
-    norm_sq = nm.nonneg(b0 @ Qb)
+    bq, aq = nm.asarray(b0), nm.asarray(a)  # the solver's β₀ and multipliers: float data, exact balls when certified
+    Qb = Q @ bq
+    norm_sq = nm.nonneg(bq @ Qb)
     loss = nm.pos_part(1 - Qb).sum()
-    g = -(Q @ a) + 2 * c_s * Qb
-    lag = sum((nm.scalar(v) for v in a), nm.scalar(0)) - a @ Qb + c_s * norm_sq  # Σa_t in the backend, not float64
-    lower = lag + sum((nm.bmin(0, cap * gi) for gi in g), nm.scalar(0)) - g @ b0
+    g = -(Q @ aq) + 2 * c_s * Qb
+    lag = sum((nm.scalar(v) for v in a), nm.scalar(0)) - aq @ Qb + c_s * norm_sq  # Σa_t in the backend, not float64
+    lower = lag + sum((nm.bmin(0, cap * gi) for gi in g), nm.scalar(0)) - g @ bq
     value = loss + c_s * norm_sq
     evidence = {"omega dual": {"a": a, "beta0": b0}}
     if nm.lower(value) > T:  # f = 0 ∈ Ω is better

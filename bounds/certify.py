@@ -16,7 +16,8 @@ by an independent computation:
   "safe bound" of Neumaier & Shcherbina: any point of the box is dual feasible, so only the evaluation needs
   rigour, not the solver);
 * anything else (a tie the balls cannot resolve, a step with no ball path, a float taken of an inexact ball, a
-  Monte Carlo estimate) leaves the verdict **inconclusive** and the certificate says what could not be certified.
+  float64 value meeting a ball as an operand (:class:`~learners.numeric.Tainted`), a Monte Carlo estimate) leaves the
+  verdict **inconclusive** and the certificate says what could not be certified.
 
 Precision: 256 bits first; a run that stops on an undecidable comparison is retried once at 1024 bits (exact ties
 stay undecidable at every precision and are reported as such).
@@ -107,9 +108,18 @@ def certify_result(claim, res, X, y, kernel, comparator: Any = None) -> Certific
     """Re-derive ``res`` (a float64 ClaimResult of ``claim`` on X, y) in ball arithmetic; attach and return the
     certificate. A float verdict "violated" is re-checked at the explicit comparator the float run used; "holds" is
     re-checked against the oracle's certified lower bound (or the given comparator)."""
-    cert = _certify(claim, res, X, y, kernel, comparator)
+    t0 = time.monotonic()
+    try:
+        cert = _certify(claim, res, X, y, kernel, comparator)
+    except nm.Tainted as exc:  # (the data-set-scale path; the ball re-derivation below names it itself)
+        cert = Certificate(None, "float64 only", _tainted(exc), seconds=time.monotonic() - t0)
     res.certificate = cert
     return cert
+
+
+def _tainted(exc: "nm.Tainted") -> str:
+    """The reason of a verdict left uncertified because a float64 value leaked into the ball computation."""
+    return f"a float64 value leaked into the certified computation: {exc}{_site(exc)}"
 
 
 def _certify(claim, res, X, y, kernel, comparator) -> Certificate:
@@ -133,6 +143,8 @@ def _certify(claim, res, X, y, kernel, comparator) -> Certificate:
         try:
             with nm.ball_arithmetic(prec), recording() as evidence:
                 bres = claim._check(X, y, kernel, res.learner, claim.certify_params(res), _in_balls(comp))
+        except nm.Tainted as exc:
+            return Certificate(None, "float64 only", _tainted(exc), seconds=time.monotonic() - t0)
         except nm.Inexact as exc:
             return Certificate(None, "float64 only", f"no ball-arithmetic path: {exc}{_site(exc)}",
                                seconds=time.monotonic() - t0)

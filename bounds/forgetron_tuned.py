@@ -126,8 +126,8 @@ def feasible_bracket(sigma: float, mu: float, Q: float, M: int, grid: int = GRID
         lo, hi = 0.0, 1.0
         for _ in range(60):  # tuning: the bracket's width only has to separate a disagreeing φ_t from φ*
             mid = 0.5 * (lo + hi)
-            try:
-                lo, hi = (mid, hi) if g(mid) <= 0 else (lo, mid)
+            try:  # the bisection's points are floats (dyadic, exact): balls of them
+                lo, hi = (mid, hi) if g(nm.ball(mid)) <= 0 else (lo, mid)
             except nm.Uncertain:  # g(mid) straddles 0: mid is as close to φ* as the balls can tell
                 break
         return lo, hi

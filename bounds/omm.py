@@ -1228,9 +1228,15 @@ class Example51(OmmClaim):
         with arb_precision():
             m = certified_margin(np.asarray(ctx.X, float), ctx.y, np.array([0.0, 1.0]), 0.0, 2.0)
         eps = REPRESENTATION * (1 + c + r)  # z³ = (c + r, −1) is stored rounded: D and D̄ may move that much
+        dbar = math.sqrt((c + r) ** 2 + 1)
+        optimal = (max(g.gamma_lo - float_up(m), 0.0), 0.0, -(g.gamma_hi - float_down(m)), "(w*, b*) optimal")
+        if nm.is_ball():  # float brackets in ball arithmetic: the allowance 10⁻¹²(1 + c + r), D̄ = √((c + r)² + 1) and
+            # the margin's deviations as exact numbers and balls, not float64 values (issue 24)
+            eps, dbar = nm.rational(1, 10**12) * (1 + cq + rq), nm.sqrt(K.number((cq + rq) ** 2 + 1))
+            mb = nm.Ball(m)
+            optimal = (nm.nonneg(nm.ball(g.gamma_lo) - mb), 0.0, -(nm.ball(g.gamma_hi) - mb), "(w*, b*) optimal")
         rows = [deviation_row(g.gamma_lo, g.gamma_hi, 1.0, "gamma*"), deviation_row(g.D_lo, g.D_hi, r, "D", eps),
-                deviation_row(g.Dbar_lo, g.Dbar_hi, math.sqrt((c + r) ** 2 + 1), "Dbar", eps),
-                (max(g.gamma_lo - float_up(m), 0.0), 0.0, -(g.gamma_hi - float_down(m)), "(w*, b*) optimal")]
+                deviation_row(g.Dbar_lo, g.Dbar_hi, dbar, "Dbar", eps), optimal]
         lhs, rhs, lo, which = min(rows, key=lambda x: x[2] - x[0])
         terms = {"worst": which, "gamma* certified": [g.gamma_lo, g.gamma_hi], "D certified": [g.D_lo, g.D_hi],
                  "Dbar certified": [g.Dbar_lo, g.Dbar_hi], "margin of ((0,1),0)": [float_down(m), float_up(m)]}

@@ -234,7 +234,7 @@ class HingeOracle:
         """The comparator f = Σ β_t κ(x_t, ·) with its values, loss and norm (in balls in certified mode)."""
         if nm.is_ball():  # β (float64, exact binary numbers) is the explicit comparator; its values are certified
             values = self._Kb_times(beta)
-            norm = nm.sqrt(nm.nonneg(beta @ values))
+            norm = nm.sqrt(nm.nonneg(nm.asarray(beta) @ values))
             return Comparator(beta, values, nm.pos_part(1 - self.y * values).sum(), norm)
         values = self.K @ beta
         norm = math.sqrt(max(float(beta @ values), 0.0))
@@ -247,7 +247,8 @@ class HingeOracle:
             r = (nm.lower(s) * (1 - 2.0**-40)) / nm.upper(c.norm) if nm.upper(c.norm) > 0 else 0.0
             beta = c.beta * r
             values = self._Kb_times(beta)
-            return Comparator(beta, values, nm.pos_part(1 - self.y * values).sum(), nm.sqrt(nm.nonneg(beta @ values)))
+            return Comparator(beta, values, nm.pos_part(1 - self.y * values).sum(),
+                              nm.sqrt(nm.nonneg(nm.asarray(beta) @ values)))
         r = s / c.norm if c.norm > 0 else 0.0
         v = c.values * r
         return Comparator(c.beta * r, v, hinge(v, self.y), c.norm * r)
@@ -264,7 +265,7 @@ class HingeOracle:
 
             record_dual(U, a)
             w = a * self.y  # exact: a float times ±1
-            vsq = nm.nonneg(w @ self._Kb_times(w))
+            vsq = nm.nonneg(nm.asarray(w) @ self._Kb_times(w))  # the multipliers enter as exact balls
             return sum((nm.ball(v) for v in a), nm.ball(0)) + dual_inner(vsq, c_s, U)
         return float(a.sum() + dual_inner(max(float(a @ self._YKY @ a), 0.0), c_s, U))
 
@@ -344,14 +345,21 @@ class HingeOracle:
         """The branch and bound of ``minimise_monotone`` in certified mode: the float64 run chooses the radii and the
         comparators; every cell's lower bound rhs(ℓ_{i+1}, s_i) is then re-evaluated with ℓ_{i+1} the certified dual
         bound at radius s_{i+1} (balls), and the upper value at the best explicit comparator."""
+        prec = nm.ball_precision()
+
+        def choosing(L, s):  # the claim's right side (its constants are balls) at a float point of the search: the
+            with nm.ball_arithmetic(prec):  # point's exact value, in balls, read as a float (it only chooses radii)
+                return nm.mid(rhs(nm.ball(L), nm.ball(s)))
+
         with nm.float64():  # the grid covers [0, U] (U's upper end when U is a ball)
-            fres = self.minimise_monotone(lambda L, s: nm.mid(rhs(L, s)), nm.mid(lhs), nm.upper(U), s_increasing,
-                                          max_solves, tol)
+            fres = self.minimise_monotone(choosing, nm.mid(lhs), nm.upper(U), s_increasing, max_solves, tol)
         radii = sorted(self._cache_radii())
-        prof = {s: self.min_loss(s) for s in radii}  # certified re-evaluations (balls), in the same order
-        lowers = [rhs(nm.nonneg(prof[b].lower), a if s_increasing else b) for a, b in zip(radii[:-1], radii[1:])]
+        rb = {s: nm.ball(s) for s in radii}  # the float radii the search chose are exact numbers: balls from here on
+        prof = {s: self.min_loss(rb[s]) for s in radii}  # certified re-evaluations (balls), in the same order
+        lowers = [rhs(nm.nonneg(prof[b].lower), rb[a] if s_increasing else rb[b])
+                  for a, b in zip(radii[:-1], radii[1:])]
         if not nm.isfinite(U):
-            lowers.append(rhs(0.0, radii[-1]))
+            lowers.append(rhs(0.0, rb[radii[-1]]))
         uppers = {s: rhs(p.comparator.loss, p.comparator.norm) for s, p in prof.items()
                   if nm.upper(p.comparator.norm) <= nm.lower(U)}  # admissible comparators only
         s_best = min(uppers, key=lambda s: nm.upper(uppers[s]))

@@ -234,7 +234,8 @@ class ScaleOracle:
             suma = nm.Ball(_arb_sum(arb(float(v)) for v in a))
             s_max = nm.lower(c_L) / max(float(a.max()), 1e-300) * (1 - 2.0**-50)  # s·a stays in the box for certain
             s = self._best_scale(float(a.sum()), nm.mid(vsq), nm.mid(c_s), nm.mid(U) if nm.isfinite(U) else math.inf, s_max)
-            lower = suma * s + dual_inner(vsq * s * s, c_s, U)
+            sb = nm.ball(s)  # the chosen scale: a float, so an exact number (the multipliers s·a recorded below)
+            lower = suma * sb + dual_inner(vsq * sb * sb, c_s, U)
             dual = (U, [Fraction(s) * Fraction(float(v)) for v in a])  # the multipliers s·a, exactly
             tau = self._best_tau(m, nm.mid(vsq), nm.mid(c_L), nm.mid(c_s), nm.mid(U) if nm.isfinite(U) else math.inf)
             if nm.isfinite(U) and tau > 0:  # ‖f‖ ≤ τ‖v‖ + E·… ≤ U for certain (E below, a margin of 2^-30)
@@ -334,24 +335,24 @@ class ScaleOracle:
             if not s_increasing:
                 raise ValueError("a right side decreasing in ‖f‖ needs a finite radius U")
             s_max = 1.0
-            while nm.upper(rhs(0.0, s_max)) <= nm.upper(lhs) and s_max < 1e8:
+            while nm.upper(rhs(0.0, nm.ball(s_max))) <= nm.upper(lhs) and s_max < 1e8:
                 s_max *= 2.0
         else:
             s_max = nm.upper(U)  # a float radius ≥ U: the cells cover [0, U]; comparators are kept only if ‖f‖ ≤ U
         prof: dict = {}
 
-        def at(s):
+        def at(s):  # the radii are floats this search chose: exact numbers, entering the balls as such
             if s not in prof:
-                prof[s] = self.minimise(1.0, 0.0, s, decided=lambda lo, up: nm.lower(rhs(nm.nonneg(lo), 0.0))
-                                        > nm.upper(lhs))
+                prof[s] = self.minimise(1.0, 0.0, nm.ball(s),
+                                        decided=lambda lo, up: nm.lower(rhs(nm.nonneg(lo), 0.0)) > nm.upper(lhs))
             return prof[s]
 
         radii = [0.0, s_max]
         while True:
-            cells = [(rhs(nm.nonneg(at(b).lower), a if s_increasing else b), a, b)
+            cells = [(rhs(nm.nonneg(at(b).lower), nm.ball(a if s_increasing else b)), a, b)
                      for a, b in zip(radii[:-1], radii[1:])]
             if not nm.isfinite(U):
-                cells.append((rhs(0.0, s_max), s_max, s_max))
+                cells.append((rhs(0.0, nm.ball(s_max)), s_max, s_max))
             uppers = [(rhs(p.comparator.loss, p.comparator.norm), s) for s, p in prof.items()
                       if nm.upper(p.comparator.norm) <= nm.lower(U)]
             if not uppers:  # f = 0 is always admissible: L_T(0) = T
@@ -419,8 +420,17 @@ def against_comparators(ctx, lhs, rhs_of, U, quadratic, s_increasing):
     midpoint and the lower bound's lower end)."""
     if nm.is_ball():
         return _against(ctx, lhs, rhs_of, U, quadratic, s_increasing)
+    # The float64 run: its radius and coefficients are float64 numbers, entering the balls explicitly as the exact
+    # numbers they are; its right side (float64 constants) is evaluated in float64 at the balls' midpoints.
+    U = nm.ball(U) if math.isfinite(U) else U
+    quadratic = None if quadratic is None else tuple(nm.ball(c) for c in quadratic)
+
+    def rhs_float(L, s):
+        with nm.float64():
+            return nm.ball(rhs_of(nm.mid(L), nm.mid(s)))
+
     with nm.ball_arithmetic(256):
-        value, lower, desc = _against(ctx, lhs, rhs_of, U, quadratic, s_increasing)
+        value, lower, desc = _against(ctx, lhs, rhs_float, U, quadratic, s_increasing)
     return nm.mid(value), nm.lower(lower), desc
 
 

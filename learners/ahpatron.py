@@ -204,7 +204,8 @@ class Ahpatron(AggressiveLearner):
         G, a = self.f.gram, self.f.alpha
         b = nm.mv(G[np.ix_(keep, drop)], a[drop])
         r = nm.mv(G[np.ix_(keep, keep)], theta) + self.eta * theta - b
-        return nm.sqrt(nm.dot(r, r)) / (nm.sqrt(nm.dot(b, b)) + 1e-300)  # tuning: 0/0 guard (b = 0: r = 0)
+        guard = nm.rational(1, 10**300)  # tuning: 0/0 guard (b = 0: r = 0); 10⁻³⁰⁰ exactly in ball arithmetic
+        return nm.sqrt(nm.dot(r, r)) / (nm.sqrt(nm.dot(b, b)) + guard)
 
     def rescale(self, keep: np.ndarray, v: np.ndarray, target: Any) -> tuple[np.ndarray, bool, bool]:
         """Eq. 7: ᾱ with ‖Σ_keep ᾱ_i κ(x_i, ·)‖ = target along v (the fallbacks of the module docstring);

@@ -81,6 +81,10 @@ class OnlineLearner(ABC):
         self.params = params
         self._rec: TraceRecorder | None = None
         self.t = 0
+        if nm.is_ball():  # the real parameters enter ball arithmetic here, explicitly and exactly, before reset()
+            from .registry import in_balls  # derives anything from them (issue 24: no float operand of a ball)
+
+            in_balls(self)
         self.reset()
 
     # ---------------------------------------------------------------- protocol
@@ -122,7 +126,8 @@ class OnlineLearner(ABC):
         u = self.rng.random()
         if nm.is_ball():
             c = np.cumsum(np.asarray(p, dtype=object))
-            return next((i for i, ci in enumerate(c) if ci > u * c[-1]), len(c) - 1)
+            ub = nm.ball(u)  # the draw is data: its exact binary value
+            return next((i for i, ci in enumerate(c) if ci > ub * c[-1]), len(c) - 1)
         c = np.cumsum(np.asarray(p, dtype=float))
         return int(min(np.searchsorted(c, u * c[-1], side="right"), len(c) - 1))
 

@@ -137,7 +137,7 @@ class KernelExpansion:
         ST[:, :n] = nm.floats(self.X).T
         w = np.empty(ST.shape[1])
         w[:n] = [nm.mid(a) for a in self.alpha]
-        E = sum((abs(nm.ball(a) - float(wi)) for a, wi in zip(self.alpha, w)), nm.ball(0))
+        E = sum((abs(nm.ball(a) - nm.ball(float(wi))) for a, wi in zip(self.alpha, w)), nm.ball(0))
         return [ST, w, nm.Ball(nm._flint()(0, nm.upper(E))), gaussian_kp(self.kernel.sigma)]
 
     def _enc_append(self, x: np.ndarray, coef) -> None:
@@ -149,7 +149,7 @@ class KernelExpansion:
             w = np.concatenate([w, np.empty_like(w)])
         ST[:, n] = nm.floats(x)
         w[n] = nm.mid(coef)
-        self._enc = [ST, w, nm.Ball(nm._flint()(0, nm.upper(E + abs(nm.ball(coef) - float(w[n]))))), kp]
+        self._enc = [ST, w, nm.Ball(nm._flint()(0, nm.upper(E + abs(nm.ball(coef) - nm.ball(float(w[n])))))), kp]
 
     def values(self, Xq: np.ndarray) -> np.ndarray:
         """f at every row of Xq."""
@@ -434,9 +434,13 @@ class KernelExpansion:
 
     @classmethod
     def from_points(cls, kernel: Kernel, X: np.ndarray, alpha: np.ndarray) -> "KernelExpansion":
-        """f = Σ α_i κ(X_i, ·) built in one O(n² d) Gram computation (used for comparators)."""
+        """f = Σ α_i κ(X_i, ·) built in one O(n² d) Gram computation (used for comparators). The points and
+        coefficients are float64 data (exact binary numbers): in the exact backends they enter as exact numbers of the
+        backend (balls), explicitly here, not as float operands of the later ball arithmetic."""
         X = np.atleast_2d(np.asarray(X, float))
         alpha = np.asarray(alpha, float)
+        if nm.is_mp():
+            X, alpha = np.atleast_2d(nm.asarray(X)), nm.asarray(alpha)
         f = cls(kernel, X.shape[1], max(len(X), 1))
         n = len(X)
         if n:

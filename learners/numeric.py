@@ -205,10 +205,53 @@ class _Deferred(Exception):
     """An ndarray operand: let numpy broadcast the operation elementwise."""
 
 
+class Tainted(ArithmeticError):
+    """A float with a long mantissa met a ball in an arithmetic operation or a comparison: a value computed in float64
+    (``math.sqrt(B)``, ``np.log(...)``) or a decimal constant written as a float (0.9 for 9/10) would enter the
+    certified computation as if it were exact. Data and parameters enter through :func:`ball` / :func:`asarray`
+    (explicitly, exactly); constants are ints, Fractions or short binary floats (0.5, 2.0, 0.25).
+
+    Not an :class:`Uncertain`: code that catches Uncertain to take a fallback when balls overlap (a branch test, a
+    bisection step) must not swallow a leak; bounds.certify turns it into an inconclusive verdict naming it."""
+
+
+#: A float operand of a ball operation is accepted implicitly only when its mantissa has at most this many significant
+#: bits (0.5, 1.5, 12.0, 2^-30, 1e8: constants meant exactly); 0.9 or math.sqrt(2) have 53 and raise :class:`Tainted`.
+SHORT_MANTISSA = 24
+
+
+_FLOATS = (float, np.floating)
+
+
+def _operand(o: Any) -> Any:
+    """A float operand of a ball operation, refused when it is not a short binary constant (the taint discipline of
+    the certified path, issue 24); everything else unchanged (ints, Fractions, Balls, an ExactDecimal's decimal)."""
+    if isinstance(o, _FLOATS):
+        _short_float(o)
+    return o
+
+
+def _short_float(o) -> None:
+    """Raise :class:`Tainted` unless the float ``o`` is 0, ±inf, NaN, an ExactDecimal or has a short mantissa."""
+    if getattr(o, "exact", None) is not None:
+        return
+    f = float(o)
+    if f != 0 and math.isfinite(f):
+        num, den = f.as_integer_ratio()
+        num = abs(num)
+        num >>= (num & -num).bit_length() - 1  # the odd part: an integral float's ratio keeps its factors of 2
+        if num >> SHORT_MANTISSA or den > 2**64:
+            raise Tainted(f"the float {f!r} entered ball arithmetic as an operand (a float64 value, or a decimal "
+                          f"constant written as a float: convert data with nm.ball, write constants as Fractions)")
+
+
 def _arith(fn):
     def op(self, o):
-        if isinstance(o, np.ndarray):
-            return NotImplemented
+        if type(o) is not Ball:  # (every operand of every ball operation comes here: the checks cheapest first)
+            if isinstance(o, np.ndarray):
+                return NotImplemented
+            if isinstance(o, _FLOATS):
+                _short_float(o)
         return fn(self, o)
 
     op.__name__ = fn.__name__
@@ -218,10 +261,12 @@ def _arith(fn):
 class Ball:
     """A real number known to lie in a ball (python-flint ``arb``: midpoint and radius, rounded outward).
 
-    Arithmetic with other Balls, ints, floats and mpmath numbers gives Balls (floats and mpf enter exactly). A
-    comparison returns a bool only when it holds or fails for *every* point of the balls; otherwise it raises
-    :class:`Uncertain`, so a learner's branch, a tie test or a verdict is never decided by rounding. ``float()`` of a
-    ball that is not exact raises too, so a float cannot silently leave the certified computation.
+    Arithmetic with other Balls, ints, Fractions, mpmath numbers and short binary floats (0.5, 2.0) gives Balls (they
+    enter exactly); a float with a longer mantissa raises :class:`Tainted`, so a float cannot silently enter the
+    certified computation (data enter through :func:`ball` / :func:`asarray`). A comparison returns a bool only when
+    it holds or fails for *every* point of the balls; otherwise it raises :class:`Uncertain`, so a learner's branch,
+    a tie test or a verdict is never decided by rounding. ``float()`` of a ball that is not exact raises too, so a
+    float cannot silently leave the certified computation.
     """
 
     __slots__ = ("a",)
@@ -295,7 +340,7 @@ class Ball:
 
     # -- certified comparisons
     def _cmp(self, o, op: str) -> bool:
-        b = _to_arb(o)
+        b = o.a if type(o) is Ball else _to_arb(_operand(o))
         a = self.a
         yes = {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[op]
         if yes:
@@ -450,6 +495,19 @@ def ball(v: Any) -> Ball:
     return v if isinstance(v, Ball) else Ball(_to_arb(v))
 
 
+def rational(n: int, d: int = 1):
+    """The rational n/d as a number of the current backend: a ball of n/d in ball arithmetic, ``mpf(n)/d`` in mpmath,
+    the float n/d otherwise. How code that also runs in ball arithmetic writes a decimal constant (1e-300, 0.9): a
+    float literal there would be a float operand of a ball operation (:class:`Tainted`)."""
+    if _BALL:
+        from fractions import Fraction
+
+        return ball(Fraction(n, d))
+    if _MP:
+        return mpmath.mpf(n) / d
+    return n / d
+
+
 def lower(v: Any) -> float:
     """A float ≤ v (v a Ball or an exact number)."""
     return v.lower if isinstance(v, Ball) else float(v)
@@ -500,9 +558,9 @@ def nonneg(v: Any):
 def _fold(values: tuple, arb_method: str, builtin):
     """min or max of numbers, defined for overlapping balls (then a ball containing the extremum)."""
     if any(isinstance(v, Ball) for v in values):
-        out = ball(values[0]).a
+        out = ball(_operand(values[0])).a
         for v in values[1:]:
-            out = getattr(out, arb_method)(ball(v).a)
+            out = getattr(out, arb_method)(ball(_operand(v)).a)
         return Ball(out)
     return builtin(values)
 
@@ -545,7 +603,7 @@ def matmul(A: np.ndarray, B: np.ndarray) -> np.ndarray:
     A2, B2 = np.atleast_2d(A), np.atleast_2d(B)
     if A2.size == 0 or B2.size == 0:
         return A @ B
-    to = np.frompyfunc(lambda v: ball(v).a, 1, 1)
+    to = np.frompyfunc(lambda v: ball(_operand(v)).a, 1, 1)
     P = arb_mat(to(A2).tolist()) * arb_mat(to(B2).tolist())
     out = np.empty((P.nrows(), P.ncols()), dtype=object)
     for i in range(P.nrows()):
@@ -556,7 +614,7 @@ def matmul(A: np.ndarray, B: np.ndarray) -> np.ndarray:
 
 def _arb_of(v: Any):
     """The arb of a Ball, or of an exact number (:func:`_to_arb`), without building a Ball."""
-    return v.a if type(v) is Ball else _to_arb(v)
+    return v.a if type(v) is Ball else _to_arb(_operand(v))
 
 
 def _arb_mat(A: np.ndarray):
@@ -595,7 +653,7 @@ def quad(M: np.ndarray, v: np.ndarray):
     if not _BALL or len(v) == 0:
         return v @ M @ v
     arb = _flint()
-    m = np.array([Ball(arb(ball(x).a.mid())) for x in v], dtype=object)
+    m = np.array([Ball(arb(ball(_operand(x)).a.mid())) for x in v], dtype=object)
     d = np.asarray(v) - m
     if M.size == 0:
         return dot(m, mv(M, m)) + dot(d, mv(M, m) + mv(M.T, m)) + dot(d, mv(M, d))
@@ -618,7 +676,7 @@ def solve(A: np.ndarray, b: np.ndarray) -> np.ndarray:
     its columns; the result has b's shape)."""
     from flint import arb_mat
 
-    to = np.frompyfunc(lambda v: ball(v).a, 1, 1)
+    to = np.frompyfunc(lambda v: ball(_operand(v)).a, 1, 1)
     b = np.asarray(b)
     A2, b2 = to(np.atleast_2d(A)).tolist(), to(b.reshape(len(b), -1)).tolist()
     try:

@@ -358,7 +358,7 @@ def test_ball_mode_makes_schedules_exact():
     with nm.ball_arithmetic(128):
         lrn = learners.make("avp", lam=[0.5, 0.25, 0.5], eps=[0.3, 0.3, 0.3])
         assert all(isinstance(v, nm.Ball) for v in list(lrn.eps) + list(lrn.lam) + list(lrn.params["eps"]))
-        assert (1 - lrn.eps[0]) > 0.7
+        assert (1 - lrn.eps[0]) > nm.ball(0.7)  # the float 0.7's binary value, converted explicitly
     assert not (1 - 0.3) > 0.7  # the rounded float the ball path must not use
     X, y = np.array([[0.5, 0.0], [0.0, 0.5], [-0.5, 0.0]]), np.array([1, -1, -1])
     r = bounds.check("AVP-T3", X, y, kernel="gaussian:sigma=1", learner="avp",

@@ -6,7 +6,9 @@ tests/test_checker_*.py).
 * class 4, zero-width intervals: a certified term of an irrational quantity keeps its width (the data-set-scale
   comparator's norm was reported as its float midpoint);
 * class 5, float constants in ball computations: the Gaussian kernel's σ entered the certified Gram matrix as
-  ``arb(float(σ))``;
+  ``arb(float(σ))``; the certified branch and bound over ‖f‖ evaluated the right side at its float radii, so
+  PER-T2's s·s was rounded in float64 (found by the taint check of learners.numeric, which now refuses such
+  operands; tests/test_numeric_taint.py);
 * class 6, derived quantities not re-checked, caches keyed on a lossy text: the data-set-scale comparator's loss and
   norm were those of τ·w, not of the rounded coefficients it stores; the oracles' caches were keyed on ``repr`` of a
   ball, which rounds (two different balls shared one entry).
@@ -150,3 +152,19 @@ def test_an_uncertified_verdict_reports_the_time_it_took(monkeypatch):
     cert = r.certificate
     assert cert.holds is None and "RuntimeError: no ball path here" in cert.reason
     assert 0 <= cert.seconds <= wall
+
+
+# ------------------------------------------------------- class 5: the branch and bound's float radii (taint check)
+def test_per_t2_branch_and_bound_evaluates_its_cells_in_balls_at_the_float_radii():
+    """Defect (issue 24, classes 5 and 4): the certified branch and bound over ‖f‖ (bounds.oracle.HingeOracle.
+    _certified_monotone) evaluated the claim's right side at the float radii s_i the float search chose, so PER-T2's
+    ‖f‖² = s·s was rounded in float64 and entered the balls as if exact: a cell's "certified lower bound"
+    ℓ + s√ℓ + s² came out as a zero-width interval around a rounded number, and the checker rejected the
+    certificate (the verdict stayed inconclusive on 4 of the first 9 random small inputs with data k/8 and the
+    linear kernel that were tried). The radii now enter as balls of the floats: the bound is a ball containing the
+    statement's, and the checker accepts."""
+    X, y = np.array([[0.375, 0.0], [0.375, -0.5], [0.25, 0.5]]), np.array([-1, -1, 1])
+    r = bounds.check("PER-T2", X, y, kernel="linear", certify=True)
+    assert r.verdict == "holds" and r.certificate.checker["accepted"], r.certificate.reason
+    lo, hi = r.certificate.rhs_lower
+    assert lo < hi and 2 < lo <= r.rhs  # an irrational lower bound: never a zero-width interval

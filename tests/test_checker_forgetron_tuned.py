@@ -31,6 +31,7 @@ import checker
 import learners
 from bounds import forgetron_tuned as calc
 from bounds.constructions import BudgetLowerBound
+from learners import numeric as nm
 from learners.realisations import realisations
 from tests.referee import KERNELS, at_comparator, contains, kappa, referee_settings, sequences, slipped
 
@@ -547,7 +548,7 @@ def test_a_calculator_with_a_wrong_removal_budget_is_rejected(monkeypatch):
 @pytest.mark.claim("FGT-L9")
 def test_an_l9_calculator_with_a_wrong_threshold_is_rejected(monkeypatch):
     """1/√(B+1) → 1/√B in the calculator: its lhs no longer contains the statement's."""
-    slipped(monkeypatch, calc.SelfTunedLemma9, "lhs", math.sqrt(84 / 83))
+    slipped(monkeypatch, calc.SelfTunedLemma9, "lhs", lambda v: v * nm.sqrt(nm.scalar(Q(84, 83))))
     _rejected(bounds.check("FGT-L9", E[:1], np.array([1]), kernel="linear", params={"B": 83}, certify=True), "lhs")
 
 
@@ -754,11 +755,12 @@ def test_a_learner_off_eq_42_by_far_less_than_the_float_tolerance_is_not_certifi
     import learners.forgetron_tuned as ft
 
     exact = ft.phi_eq43
-    monkeypatch.setattr(ft, "phi_eq43", lambda a, b, c: (lambda p: p if p == 1 else p * (1 - 2.0 ** -40))(
-        exact(a, b, c)))
+    monkeypatch.setattr(ft, "phi_eq43", lambda a, b, c: (lambda p: p if p == 1 else p * (1 - Q(1, 2**40)))(
+        exact(a, b, c)))  # 1 − 2⁻⁴⁰ as a Fraction: a float factor would be refused as a leak (nm.Tainted)
     r = bounds.check("FGT-PHI", E, np.array([1, 1]), kernel="linear", learner="forgetron-self-tuned",
                      params={"B": 1}, certify=True)
     assert r.float_verdict == "holds" and r.verdict == "inconclusive", r.certificate.summary()
+    assert "ball arithmetic says VIOLATED" in r.certificate.reason, r.certificate.reason
 
 
 # ------------------------------------------------------------------- issue 27: reported numbers recounted

@@ -109,7 +109,7 @@ def test_certified_minimise_encloses_the_hand_values(orc):
     with nm.ball_arithmetic(128):
         res = HingeOracle(X2, Y2, "linear").minimise(1.0, 0.0, 0.5)
         lo, hi = nm.upper(res.lower), nm.lower(res.value)
-        res2 = HingeOracle(X2, Y2, "linear").minimise(1.0, 4.0, 0.2)
+        res2 = HingeOracle(X2, Y2, "linear").minimise(1.0, 4.0, nm.ball(0.2))  # the float 0.2, exactly
         lo2, hi2 = nm.upper(res2.lower), nm.lower(res2.value)
     exact = 2 - R5 * 0.5
     assert lo <= exact + 1e-12 and exact - TOL <= lo and exact <= hi + 1e-12 and hi <= exact + TOL
@@ -297,10 +297,10 @@ def test_against_a_given_comparator_in_balls():
     """Certified mode: L_T(f) and ‖f‖ are balls around 1 and √5/4; ‖f‖ ≤ U is decided without tolerance."""
     with nm.ball_arithmetic(128):
         f = KernelExpansion.from_points(parse_kernel("linear"), X2, np.array([0.5, -0.125]))
-        rhs, lower, desc = against_comparators(ctx(f), 0.0, lambda L, s: L + 10 * s, U=0.56)
+        rhs, lower, desc = against_comparators(ctx(f), 0.0, lambda L, s: L + 10 * s, U=nm.ball(0.56))
         lo, hi = nm.lower(rhs), nm.upper(rhs)
         with pytest.raises(PreconditionError, match="norm"):
-            against_comparators(ctx(f), 0.0, lambda L, s: L, U=0.559)
+            against_comparators(ctx(f), 0.0, lambda L, s: L, U=nm.ball(0.559))
         half = KernelExpansion.from_points(parse_kernel("linear"), X2[:1], np.array([0.5]))  # ‖f‖ = 1/2 exactly
         edge, _, _ = against_comparators(ctx(half), 0.0, lambda L, s: L + s, U=0.5)  # ‖f‖ = U is admissible
         e_lo, e_hi = nm.lower(edge), nm.upper(edge)

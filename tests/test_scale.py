@@ -326,7 +326,7 @@ def test_projection_coefficients_in_balls_keep_the_radius_of_P_alpha():
         for i in range(40):
             f.set_coef(i, nm.Ball(arb(float(rng.normal()), 1e-40)))
         keep, drop = np.arange(20, 40), np.arange(20)
-        theta = f.projection_coefficients(keep, drop, ridge=0.0005)
+        theta = f.projection_coefficients(keep, drop, ridge=nm.ball(0.0005))  # the float η, exactly
         alpha = np.array([nm.mid(a) for a in f.alpha])
     with nm.float64():
         G = np.array([[math.exp(-np.sum((a - b) ** 2) / 2) for b in X] for a in X])
@@ -340,11 +340,12 @@ def test_projection_coefficients_in_balls_keep_the_radius_of_P_alpha():
         mids = rng2.normal(size=40)
         for i in range(40):
             f.set_coef(i, nm.Ball(arb(float(mids[i]), 1e-3)))
-        theta = f.projection_coefficients(keep, drop, ridge=0.0005)
+        theta = f.projection_coefficients(keep, drop, ridge=nm.ball(0.0005))
         G = f.gram
-        A = G[np.ix_(keep, keep)] + 0.0005 * np.eye(20)
+        A = G[np.ix_(keep, keep)] + nm.ball(0.0005) * np.eye(20)
         for sign in (np.ones(20), -np.ones(20), rng2.choice([-1.0, 1.0], 20)):
-            corner = np.array([nm.ball(float(m)) + 1e-3 * float(sg) for m, sg in zip(mids[drop], sign)], dtype=object)
+            corner = np.array([nm.ball(float(m)) + nm.ball(1e-3) * float(sg) for m, sg in zip(mids[drop], sign)],
+                              dtype=object)
             exact = nm.solve(A, nm.mv(G[np.ix_(keep, drop)], corner))
             for t, e in zip(theta, exact):
                 assert t.a.contains(e.a)
