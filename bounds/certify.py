@@ -112,7 +112,8 @@ def certify_result(claim, res, X, y, kernel, comparator: Any = None) -> Certific
     try:
         cert = _certify(claim, res, X, y, kernel, comparator)
     except nm.Tainted as exc:  # (the data-set-scale path; the ball re-derivation below names it itself)
-        cert = Certificate(None, "float64 only", _tainted(exc), seconds=time.monotonic() - t0)
+        cert = Certificate(None, "float64 only", _tainted(exc))
+    cert.seconds = time.monotonic() - t0  # every outcome's time, measured once
     res.certificate = cert
     return cert
 
@@ -137,33 +138,29 @@ def _certify(claim, res, X, y, kernel, comparator) -> Certificate:
     comp = comparator
     if res.holds is False and comp in (None, "oracle"):
         comp = res.comparator_f  # the explicit comparator the float oracle found (None: the claim has none)
-    t0 = time.monotonic()
     last = "no precision tried"
     for prec in PRECISIONS:
         try:
             with nm.ball_arithmetic(prec), recording() as evidence:
                 bres = claim._check(X, y, kernel, res.learner, claim.certify_params(res), _in_balls(comp))
         except nm.Tainted as exc:
-            return Certificate(None, "float64 only", _tainted(exc), seconds=time.monotonic() - t0)
+            return Certificate(None, "float64 only", _tainted(exc))
         except nm.Inexact as exc:
-            return Certificate(None, "float64 only", f"no ball-arithmetic path: {exc}{_site(exc)}",
-                               seconds=time.monotonic() - t0)
+            return Certificate(None, "float64 only", f"no ball-arithmetic path: {exc}{_site(exc)}")
         except nm.Uncertain as exc:
             last = f"{exc}{_site(exc)}"
             continue
         except TooManyRealisations as exc:
             return Certificate(None, "float64 only", f"the exact expectation is out of reach: {exc}; the Monte Carlo "
-                                                     f"estimate is evidence, not a proof", seconds=time.monotonic() - t0)
+                                                     f"estimate is evidence, not a proof")
         except PreconditionError as exc:
             return Certificate(None, f"arb ball arithmetic, {prec} bits",
-                               f"a hypothesis is not certified in exact arithmetic: {exc}",
-                               seconds=time.monotonic() - t0)
+                               f"a hypothesis is not certified in exact arithmetic: {exc}")
         except Exception as exc:  # noqa: BLE001 - any failure of the re-derivation leaves the verdict uncertified
             return Certificate(None, "float64 only", f"no ball-arithmetic path: {type(exc).__name__}: "
-                                                     f"{exc}{_site(exc)}", seconds=time.monotonic() - t0)
+                                                     f"{exc}{_site(exc)}")
         iv = bres.intervals
-        cert = Certificate(bres.holds, bres.arithmetic, "", iv.get("lhs"), iv.get("rhs"), iv.get("rhs_lower"),
-                           time.monotonic() - t0)
+        cert = Certificate(bres.holds, bres.arithmetic, "", iv.get("lhs"), iv.get("rhs"), iv.get("rhs_lower"))
         if bres.holds is None:
             cert.reason = "; ".join(bres.notes) or "the balls overlap"
             if prec != PRECISIONS[-1] and not _exact_tie(claim, bres):
@@ -176,10 +173,8 @@ def _certify(claim, res, X, y, kernel, comparator) -> Certificate:
                            f"the float64 verdict was decided by rounding")
         else:
             _check_certificate(cert, claim, bres, X, y, kernel, evidence)
-        cert.seconds = time.monotonic() - t0
         return cert
-    return Certificate(None, f"arb ball arithmetic, up to {PRECISIONS[-1]} bits", f"undecidable: {last}",
-                       seconds=time.monotonic() - t0)
+    return Certificate(None, f"arb ball arithmetic, up to {PRECISIONS[-1]} bits", f"undecidable: {last}")
 
 
 def _propose_float_verdict(cert: Certificate, claim, bres, res, X, y, kernel, evidence: dict) -> None:
