@@ -580,9 +580,14 @@ def test_refinement_runs_exact_epochs_until_the_time_budget():
     from bounds.scale_oracle import ScaleOracle
 
     X, y = get("noisy").build(seed=4, T=40, d=3)
-    ScaleOracle(X, y, "gaussian:sigma=1", progress=False).minimise(1.0, 0.5, 1.0, decided=lambda lo, up: True)
-    res = ScaleOracle(X, y, "gaussian:sigma=1", progress=False, budget_s=2.0).minimise(  # compiled code loaded
-        1.0, 0.5, 1.0, decided=lambda lo, up: False)
+    at_once = ScaleOracle(X, y, "gaussian:sigma=1", progress=False).minimise(1.0, 0.5, 1.0,
+                                                                              decided=lambda lo, up: True)
+    assert "; 0 exact epochs" in at_once.solver  # decided by the warm start: no epoch run
+    oracle = ScaleOracle(X, y, "gaussian:sigma=1", progress=False, budget_s=2.0)
+    ran = []
+    real = oracle.refine
+    oracle.refine = lambda *a: ran.append(1) or real(*a)  # each exact epoch counted here
+    res = oracle.minimise(1.0, 0.5, 1.0, decided=lambda lo, up: False)  # compiled code loaded above
     epochs = int(re.search(r"(\d+) exact epochs", res.solver).group(1))
-    assert epochs >= 1 and any("time budget 2 s reached" in n for n in res.notes)
+    assert epochs == len(ran) >= 1 and any("time budget 2 s reached" in n for n in res.notes)
     assert nm.lower(res.lower) <= nm.upper(res.value)
