@@ -2,14 +2,13 @@
 each learner module's own test file so that a change to that module meets them.
 
 :func:`check_declared`: a parameter is declared once (learners.params.Param, beside the learner), and the learner's
-own constructor must keep that declaration, not only ``learners.make``'s validation in front of it: its default is
-the declared default (:func:`check_declared_defaults`); every value just outside a declared lower bound is refused
-(ValueError), every closed boundary point is accepted, and an open upper bound of 1 (a rate, a fraction) refuses 1
-itself (:func:`check_declared_ranges`).
+own constructor must keep that declaration, not only ``learners.make``'s validation in front of it. Its defaults are
+held to the declared ones when the class registers (learners.registry._check_declared); here, its ranges: every value
+just outside a declared lower bound is refused (ValueError), every closed boundary point is accepted, and an open
+upper bound of 1 (a rate, a fraction) refuses 1 itself.
 """
 from __future__ import annotations
 
-import inspect
 import math
 
 import numpy as np
@@ -32,7 +31,7 @@ def _outside(p, side: str):
     return float(np.nextafter(v, -math.inf if side == "low" else math.inf))
 
 
-def check_declared_ranges(name: str, kernel: str = "linear", skip: tuple = ()) -> None:
+def check_declared(name: str, kernel: str = "linear", skip: tuple = ()) -> None:
     """See the module docstring. Upper bounds other than an open 1 are the search's caps (B ≤ 5000, ...), which the
     constructors need not enforce; ``skip`` names parameters whose range depends on another (B₀ < B)."""
     cls = registry.learner_class(name)
@@ -51,16 +50,3 @@ def check_declared_ranges(name: str, kernel: str = "linear", skip: tuple = ()) -
             elif not p.high_open:
                 cls(kernel=kernel, **{p.name: p.high})
 
-
-def check_declared_defaults(name: str) -> None:
-    """Every declared parameter is a keyword of the learner's constructor with the declared default."""
-    sig = inspect.signature(registry.learner_class(name).__init__).parameters
-    for p in registry.params_of(name):
-        assert p.name in sig, f"{name}: declared parameter {p.name} is not a keyword of the constructor"
-        assert sig[p.name].default == p.default, (name, p.name, sig[p.name].default, p.default)
-
-
-def check_declared(name: str, kernel: str = "linear", skip: tuple = ()) -> None:
-    """:func:`check_declared_defaults` and :func:`check_declared_ranges`."""
-    check_declared_defaults(name)
-    check_declared_ranges(name, kernel, skip)

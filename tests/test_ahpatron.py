@@ -348,7 +348,7 @@ def test_projection_undefined_when_the_kept_span_is_zero():
 
 @pytest.mark.parametrize("name", names_in("learners.ahpatron"))
 def test_declared_parameters_are_kept(name):
-    """Ahpatron's constructors keep their declared defaults and ranges (tests/learner_checks.py)."""
+    """Ahpatron's constructors keep their declared ranges (tests/learner_checks.py)."""
     check_declared(name)
 
 

@@ -277,5 +277,5 @@ def test_auer_lemma_is_not_vacuous():
 
 @pytest.mark.parametrize("name", names_in("learners.avp"))
 def test_declared_parameters_are_kept(name):
-    """AVP's constructors keep their declared defaults and ranges (tests/learner_checks.py)."""
+    """AVP's constructors keep their declared ranges (tests/learner_checks.py)."""
     check_declared(name)

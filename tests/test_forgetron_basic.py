@@ -541,7 +541,8 @@ def test_shrinking_perceptron_class_refuses_a_phi_list_outside_0_1(phi):
 
 @pytest.mark.parametrize("name", names_in("learners.forgetron"))
 def test_declared_parameters_are_kept(name):
-    """the Remove-Oldest Perceptron's, the shrinking Perceptron's and the Forgetron's constructors keep their declared defaults and ranges (tests/learner_checks.py)."""
+    """The Remove-Oldest Perceptron's, the shrinking Perceptron's and the Forgetron's constructors keep their declared
+    ranges (tests/learner_checks.py)."""
     check_declared(name)
 
 

@@ -461,5 +461,5 @@ def test_largest_feasible_phi_with_no_feasible_point_brackets_below_the_smallest
 
 @pytest.mark.parametrize("name", names_in("learners.forgetron_tuned"))
 def test_declared_parameters_are_kept(name):
-    """the self-tuned and greedy Forgetron's constructors keep their declared defaults and ranges (tests/learner_checks.py)."""
+    """The self-tuned and greedy Forgetron's constructors keep their declared ranges (tests/learner_checks.py)."""
     check_declared(name)

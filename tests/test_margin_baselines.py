@@ -180,7 +180,7 @@ def test_pumma_initialisation_keeps_the_first_point_of_each_class(y):
 
 @pytest.mark.parametrize("name", names_in("learners.margin_baselines"))
 def test_declared_parameters_are_kept(name):
-    """the margin baselines' constructors keep their declared defaults and ranges (tests/learner_checks.py)."""
+    """The margin baselines' constructors keep their declared ranges (tests/learner_checks.py)."""
     check_declared(name)
 
 

@@ -372,5 +372,5 @@ def test_generic_bogd_keeps_float64_coefficients_through_removals(monkeypatch, n
 
 @pytest.mark.parametrize("name", names_in("learners.ogd"))
 def test_declared_parameters_are_kept(name):
-    """kernel OGD's, BOGD's and BOGD++'s constructors keep their declared defaults and ranges (tests/learner_checks.py)."""
+    """Kernel OGD's, BOGD's and BOGD++'s constructors keep their declared ranges (tests/learner_checks.py)."""
     check_declared(name)

@@ -957,5 +957,6 @@ def test_lemma41_tolerance_adds_the_conic_solver_s_for_the_naive_learner_only(na
 
 @pytest.mark.parametrize("name", names_in("learners.omm"))
 def test_declared_parameters_are_kept(name):
-    """OMM's (p: the declared [20/19, 20] is the search's range; the constructor takes any p > 1) constructors keep their declared defaults and ranges (tests/learner_checks.py)."""
+    """OMM's (p: the declared [20/19, 20] is the search's range; the constructor takes any p > 1) constructors keep
+    their declared ranges (tests/learner_checks.py)."""
     check_declared(name, skip=("p",))

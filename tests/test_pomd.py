@@ -360,5 +360,5 @@ def test_interlacing_reports_no_order_when_no_gap_is_positive():
 
 @pytest.mark.parametrize("name", names_in("learners.pomd"))
 def test_declared_parameters_are_kept(name):
-    """POMD's and POMDR's (B₀ < B depends on B) constructors keep their declared defaults and ranges (tests/learner_checks.py)."""
+    """POMD's and POMDR's (B₀ < B depends on B) constructors keep their declared ranges (tests/learner_checks.py)."""
     check_declared(name, skip=("B0",))

@@ -112,5 +112,5 @@ def test_larger_eta_keeps_fewer_points(name):
 
 @pytest.mark.parametrize("name", names_in("learners.projectron"))
 def test_declared_parameters_are_kept(name):
-    """the Projectron's constructors keep their declared defaults and ranges (tests/learner_checks.py)."""
+    """The Projectron's constructors keep their declared ranges (tests/learner_checks.py)."""
     check_declared(name)

@@ -87,5 +87,6 @@ def test_nogd_rank_bounds_are_inclusive(k):
 
 @pytest.mark.parametrize("name", names_in("learners.random_features"))
 def test_declared_parameters_are_kept(name):
-    """FOGD's and NOGD's (k ≤ B depends on B; a seed is any integer) constructors keep their declared defaults and ranges (tests/learner_checks.py)."""
+    """FOGD's and NOGD's (k ≤ B depends on B; a seed is any integer) constructors keep their declared ranges
+    (tests/learner_checks.py)."""
     check_declared(name, kernel="gaussian" if name == "fogd" else "linear", skip=("k", "seed"))
