@@ -35,9 +35,10 @@ def losses(values: list, y: list) -> list:
 
 def _gram_pass(c: Certificate) -> dict:
     """One pass over the Gram matrix for everything that needs K·b (cached on the certificate): the comparator's
-    values when its points are points of the sequence, and K·w for every dual record, w_t = a_t y_t."""
+    values when its points are points of the sequence, K·w for every dual record, w_t = a_t y_t, and K·y (the
+    labels' quadratic form YᵀKY, an extra column of the same pass)."""
     if "_gram_pass" not in c.__dict__:
-        vectors, keys = [], []
+        vectors, keys = [list(c.y)], ["labels"]
         if c.comparator_rows is not None:
             b = [fmpq(0)] * c.T
             for t, beta in zip(c.comparator_rows, c.comparator[1]):
@@ -49,6 +50,12 @@ def _gram_pass(c: Certificate) -> dict:
             keys.append(i)
         c.__dict__["_gram_pass"] = dict(zip(keys, zip(vectors, c.K.products(vectors))))
     return c.__dict__["_gram_pass"]
+
+
+def labels_quad(c: Certificate) -> Real:
+    """YᵀKY = Σ_{s,t} y_s y_t κ(x_s, x_t), from the one Gram pass."""
+    y, Ky = _gram_pass(c)["labels"]
+    return total(yt * v for yt, v in zip(y, Ky))
 
 
 def v_norm_sq(c: Certificate, w: list) -> Real:

@@ -908,3 +908,63 @@ def test_omdr_adding_a_dependent_point_is_certified():
     r = bounds.check("POM-T2", X / 2, y, kernel="linear", learner="pomdr", params={"B": 8, "B0": 2}, certify=True)
     assert r.verdict == "holds" and certified(r)["accepted"], r.certificate.reason
     assert max(r.trace.size) > 3  # more than d = 3 points in the support: a dependent one joined it
+
+
+@pytest.mark.claim("POM-T2")
+@referee_settings(examples=20)
+@given(data=st.data(), kernel=st.sampled_from(KERNELS))
+def test_the_grown_cholesky_factor_solves_eq4_like_a_fresh_exact_solve(data, kernel):
+    """checker.runs.pomd.Factor, grown one point at a time as the replay grows S: at every step, β*, kᵀK_S⁻¹k and
+    α_t for a new point are tight balls (256 bits) around the exact rational solution of K_S β = k
+    (tests.referee.qsolve)."""
+    from checker.numbers import precision
+
+    X, _ = data.draw(sequences(kernel == "linear"))
+    with precision(256):
+        _grow_and_compare(kernel, [[Q(v) for v in x] for x in X])
+
+
+def _grow_and_compare(kernel: str, Xq: list) -> None:
+    from flint import fmpq
+
+    from checker.numbers import interval
+    from checker.runs.pomd import Factor
+
+    def kern(i, j):
+        v = kappa(kernel, Xq[i], Xq[j])
+        return fmpq(v.numerator, v.denominator)
+
+    f, S = Factor(), []
+    for t in range(len(Xq)):
+        alpha, z = kappa(kernel, Xq[t], Xq[t]), []
+        if S:
+            k = [kappa(kernel, Xq[i], Xq[t]) for i in S]
+            beta = qsolve([[kappa(kernel, Xq[i], Xq[j]) for j in S] for i in S], k)
+            nhat = sum(b * v for b, v in zip(beta, k))
+            alpha = alpha - nhat
+            got_beta, got_nhat, got_alpha = f.eq4(kern, kern, t)
+            for got, want in [*zip(got_beta, beta), (got_nhat, nhat), (got_alpha, alpha)]:
+                lo, hi = (Q(int(v.p), int(v.q)) for v in interval(got))
+                assert lo <= want <= hi and hi - lo < Q(1, 10**40), (Xq, t, want, got)
+            z = f.z
+        if alpha > Q(1, 100):  # a point far from the span joins (as an ALD failure makes it); K_S stays regular
+            f.grow(t, z, fmpq(alpha.numerator, alpha.denominator))
+            S.append(t)
+
+
+def test_the_projection_leaves_the_norm_at_exactly_u_squared():
+    """Π_U in the checker's replay: past U the norm after is U² exactly (not ‖g‖²·(U/‖g‖)², a ball twice as wide
+    as ‖g‖²'s); inside it nothing moves; where balls cannot tell, both minima as balls enclose the truth."""
+    from flint import arb, fmpq
+
+    from checker.numbers import interval
+    from checker.runs.pomd import _projected
+
+    U = fmpq(3, 2)
+    s, after = _projected(arb(5) + arb(0, fmpq(1, 10**20)), U)
+    lo, hi = (Q(int(v.p), int(v.q)) for v in interval(s))
+    assert after == U * U and lo * lo <= Q(9, 20) <= hi * hi and 0 < lo
+    assert _projected(fmpq(2), U) == (1, 2)
+    s, after = _projected(arb(fmpq(9, 4), fmpq(1, 10)), U)  # ‖g‖ = U cannot be told from either side
+    lo, hi = (Q(int(v.p), int(v.q)) for v in interval(after))
+    assert lo <= Q(9, 4) <= hi < Q(9, 4) + Q(1, 10**9) and interval(s)[1] >= 1  # capped at U² (to rounding)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from flint import arb_mat, fmpq, fmpq_mat
 
 from ..certificate import Certificate, as_fmpq
+from ..hinge import labels_quad
 from ..numbers import Real, Rejected, Undecided, ball, is_exact, le, lt, maximum, show, sqrt, total
 from ..runs import replay
 from ..runs.pomd import delta, eq4, kernel_cache, window
@@ -22,10 +23,9 @@ def _D_bounds_kernel(c: Certificate, D: fmpq) -> None:
 
 
 def alignment(c: Certificate) -> Real:
-    """A_T = Σ_t κ(x_t, x_t) − (1/T) Σ_{s,t} y_s y_t κ(x_s, x_t)."""
-    K, y = c.K, c.y
-    quad = total(y[s] * y[t] * K(s, t) for s in range(c.T) for t in range(c.T))
-    return total(K.diag(t) for t in range(c.T)) - quad / c.T
+    """A_T = Σ_t κ(x_t, x_t) − (1/T) Σ_{s,t} y_s y_t κ(x_s, x_t) (the double sum from the certificate's one pass
+    over the Gram matrix, checker.hinge.labels_quad)."""
+    return total(c.K.diag(t) for t in range(c.T)) - labels_quad(c) / c.T
 
 
 def _regret(c: Certificate, base: Real, omdr_term) -> Sides:

@@ -157,6 +157,34 @@ def eq4(kern, S: list, t: int, exact: bool = False) -> tuple:
     return beta, nhat, kern(t, t) - nhat
 
 
+class Factor:
+    """The Cholesky factor L (L Lᵀ = K_S) of the support's Gram matrix in balls, grown by one row per point that
+    joins S in the POMD phase (S only grows there), so that eq. 4 costs two triangular substitutions, O(|S|²) per
+    ALD test, instead of a fresh O(|S|³) solve: z = L⁻¹k gives kᵀK_S⁻¹k = zᵀz and β* = L⁻ᵀz, and the row x_t brings
+    when it joins is (zᵀ, √α_t), α_t = κ(x_t, x_t) − zᵀz > 0 (it joins because α_t exceeds the ALD threshold)."""
+
+    def __init__(self) -> None:
+        self.S: list[int] = []
+        self.L: list[list] = []
+
+    def eq4(self, kern, kb, t: int) -> tuple:
+        """:func:`eq4` for S = self.S ≠ ∅ from the factor: (β*, kᵀK_S⁻¹k, α_t)."""
+        z: list = []
+        for i, row in enumerate(self.L):
+            z.append((kb(self.S[i], t) - total(row[j] * z[j] for j in range(i))) / row[i])
+        n = len(z)
+        beta: list = [None] * n
+        for i in reversed(range(n)):
+            beta[i] = (z[i] - total(self.L[j][i] * beta[j] for j in range(i + 1, n))) / self.L[i][i]
+        self.z = z
+        nhat = total(v * v for v in z)
+        return beta, nhat, kern(t, t) - nhat
+
+    def grow(self, t: int, z: list, alpha: Real) -> None:
+        self.L.append([ball(v) for v in z] + [sqrt(alpha)])
+        self.S.append(t)
+
+
 def _closer(c: Certificate, kern, i: int, j: int, d: int) -> bool:
     """κ(x_i, x_d) > κ(x_j, x_d), decided exactly where the kernel allows: the Gaussian κ decreases in ‖u − v‖²,
     which is rational."""
@@ -166,13 +194,15 @@ def _closer(c: Certificate, kern, i: int, j: int, d: int) -> bool:
     return lt(kern(j, d), kern(i, d), "eq. 9's argmax")
 
 
-def _projected(nsq: Real, U: fmpq) -> Real:
-    """min{1, U/‖g‖} from ‖g‖² (Π_U); where the balls cannot tell ‖g‖ ≤ U, the ball of the minimum itself (both
-    branches agree at ‖g‖ = U)."""
+def _projected(nsq: Real, U: fmpq) -> tuple:
+    """(min{1, U/‖g‖}, ‖Π_U(g)‖² = min{‖g‖², U²}) from ‖g‖² (Π_U); where the balls cannot tell ‖g‖ ≤ U, the balls of
+    the two minima themselves (both branches agree at ‖g‖ = U). The norm after is min{‖g‖², U²} itself, not
+    ‖g‖²·(U/‖g‖)², whose ball would double its relative radius at every projected round (the two factors depend on
+    one another, which ball arithmetic cannot see)."""
     try:
-        return fmpq(1) if le(nsq, U * U) else U / sqrt(nsq)
+        return (fmpq(1), nsq) if le(nsq, U * U) else (U / sqrt(nsq), U * U)
     except Undecided:
-        return minimum(fmpq(1), U / sqrt(maximum(nsq, U * U)))
+        return minimum(fmpq(1), U / sqrt(maximum(nsq, U * U))), minimum(nsq, U * U)
 
 
 def _logged(c: Certificate, t: int, name: str, want, unlogged) -> None:
@@ -221,14 +251,14 @@ def _replay(c: Certificate) -> POMDRun:
     sum_rate = fmpq(0)  # Σ δ̃_τ of the POMD rate, then Σ δ_τ since the last halving (eq. 10)
     score, loss, deltas, lams, phases, tests, added = [], [], [], [], [], [], []
     omdr_ran = False
+    factor = Factor()  # K_S = L Lᵀ while S grows (the POMD phase)
 
     def project(nsq: Real) -> Real:
-        s = _projected(nsq, p.U)
-        if is_exact(s) and s == 1:
-            return nsq
-        for i in a:
-            a[i] = a[i] * s
-        return nsq * s * s
+        s, after = _projected(nsq, p.U)
+        if not (is_exact(s) and s == 1):
+            for i in a:
+                a[i] = a[i] * s
+        return after
 
     for t in range(c.T):
         lam = p.U / sqrt((3 if not halvings else 3 * p.D) + sum_rate)
@@ -247,7 +277,14 @@ def _replay(c: Certificate) -> POMDRun:
             pomd = not omdr_alg or tbar is None or tbar >= p.T  # line 8: t̄ ≥ T
             phase = 0 if pomd else 1
             if pomd:
-                beta, nhat, alpha = eq4(kern, S, t) if S else ([], fmpq(0), p.D)  # footnote 2 when S = ∅
+                z: list = []
+                if not S:
+                    beta, nhat, alpha = [], fmpq(0), p.D  # footnote 2 when S = ∅
+                elif factor.S == S:
+                    beta, nhat, alpha = factor.eq4(kern, kb, t)
+                    z = factor.z
+                else:
+                    beta, nhat, alpha = eq4(kern, S, t)
                 try:
                     ald = le(alpha, p.threshold, f"ALD_{t + 1}")
                 except Undecided:  # a tie at the threshold: decided exactly where the kernel is rational
@@ -266,6 +303,8 @@ def _replay(c: Certificate) -> POMDRun:
                         nsq = project(nsq + 2 * lam * y[t] * fprev + lam * lam * nhat)
                 else:
                     kind = "pomd-add"
+                    if factor.S == S:  # x_t joins: its row (zᵀ, √(κ(x_t, x_t) − zᵀz)); z = () when S = ∅
+                        factor.grow(t, z, kern(t, t) - nhat)
                     sum_rate += d
                     S.append(t)
                     a[t] = lam * y[t]
@@ -310,5 +349,5 @@ def _halve(c: Certificate, kern, kb, S: list, a: dict, U: fmpq) -> tuple:
         s = U / sqrt(nsq)
         for i in keep:
             a[i] = a[i] * s
-        nsq = nsq * s * s
+        nsq = U * U  # rescaled to norm U exactly (see _projected)
     return keep, nsq
