@@ -324,6 +324,28 @@ class KernelExpansion:
         if self._fv is not None:
             self._fv *= c
 
+    def project(self, U) -> None:
+        """Π_U: f ← min{1, U/‖f‖} f, the projection onto {‖f‖ ≤ U}. At a tie ‖f‖ = U, which balls cannot decide,
+        both branches are the same function, so a ball run scales by the ball of min{1, U/‖f‖}.
+
+        In ball arithmetic the projected norm is kept as what it is, ‖Π_U f‖² = min{‖f‖², U²} (U² exactly once
+        ‖f‖ > U is decided), not as ‖f‖²·(U/‖f‖)²: the two factors depend on one another, which balls cannot see,
+        so that product doubles the relative radius of ‖f‖² at every projected round (POMD at T = 400 lost its 256
+        bits that way). In float64 both are U² up to rounding, and the product is kept (the compiled learners
+        compute it so)."""
+        n = self.norm
+        try:
+            over = n > U
+        except nm.Uncertain:
+            before = self._norm_sq
+            self.scale(U / nm.bmax(U, n))
+            self._norm_sq = nm.bmin(before, U * U)
+            return
+        if over:
+            self.scale(U / n)
+            if nm.is_ball():
+                self._norm_sq = U * U
+
     def set_coef(self, i: int, value: float) -> None:
         """α_i ← value, keeping ‖f‖ up to date in O(n)."""
         delta = value - self._alpha[i]
@@ -335,6 +357,20 @@ class KernelExpansion:
         self._alpha[i] = value
         if self._fv is not None:
             self._fv += delta * self._G[i, : self._n]
+        self._ops += 1
+
+    def add_in_span(self, c: float, beta: np.ndarray, row: np.ndarray, fx: float, nhat: float) -> None:
+        """f ← f + c·Σ_i β_i κ(x_i, ·), with Σ_i β_i κ(x_i, ·) the projection of κ(x, ·) onto the span of the support
+        (β = K_S⁻¹k, k = ``row`` the kernel row of x, ``fx`` = f(x), ``nhat`` = kᵀβ; 003 eq. 6), in O(n): since
+        K_Sβ = k, the support values grow by c·k, and ‖f‖² by 2c·f(x) + c²·kᵀβ (Σ_i β_i f(x_i) = βᵀK_Sα = kᵀα = f(x)
+        and βᵀK_Sβ = kᵀβ; 003's appendix, "Computing ‖f'_t‖"). Unlike :meth:`set_alpha`, no O(n²) refresh, which in
+        balls would also trade the updated norm for the wider ball of αᵀK_Sα."""
+        n = self._n
+        self._enc = None
+        self._alpha[:n] += c * beta
+        self._norm_sq += 2 * c * fx + c * c * nhat
+        if self._fv is not None:
+            self._fv += c * row
         self._ops += 1
 
     def set_alpha(self, alpha: np.ndarray) -> None:

@@ -171,8 +171,9 @@ class _OptimisticMD(KernelLearner):
         if held:
             beta = self.f.factor.solve(row)
             # δ̃_t with ∇̂_t = −y Φ_S β*: ‖∇̂‖² − 2⟨∇̂, ∇̄⟩, ‖∇̂‖² = kᵀK⁻¹k = ‖l‖²
-            self.sum_pomd += self._delta_hat(y, beta, nm.scalar(l @ l))
-            self.f.set_alpha(self.f.alpha + lam * y * beta)
+            nhat = nm.scalar(l @ l)
+            self.sum_pomd += self._delta_hat(y, beta, nhat)
+            self.f.add_in_span(lam * y, beta, row, fprev, nhat)
             self._project()
             return "pomd-ald"
         self.sum_pomd += delta
@@ -206,16 +207,8 @@ class _OptimisticMD(KernelLearner):
         return "omdr-add"
 
     def _project(self) -> None:
-        """Π_U: f' ← min{1, U/‖f'‖} f'. At a tie ‖f'‖ = U, which balls cannot decide, both branches are the same
-        function, so a ball run scales by the ball of min{1, U/‖f'‖} instead of deciding."""
-        n = self.f.norm
-        try:
-            over = n > self.U
-        except nm.Uncertain:
-            self.f.scale(self.U / nm.bmax(self.U, n))
-            return
-        if over:
-            self.f.scale(self.U / n)
+        """Π_U (KernelExpansion.project)."""
+        self.f.project(self.U)
 
     def _first_max(self, G, X, d: int, keep: np.ndarray) -> int:
         """The first kept slot of largest κ(x_kept, x_d) (eq. 9's argmax; np.argmax's first maximum). In ball
