@@ -42,6 +42,10 @@ def within_unit_kernel(diag: np.ndarray) -> bool:
 #: A learner's run computed elsewhere (bounds.scale_certify: a certified run at data-set scale) that
 #: ``Context.trace`` returns instead of running the learner again.
 GIVEN_TRACE: ContextVar = ContextVar("GIVEN_TRACE", default=None)
+#: The last few runs in ball arithmetic, by content (learner, its parameters, kernel, sequence, precision): two
+#: claims certified on one run (POM-T2 and POM-C1, say) re-derive it once. A run is a function of that key alone.
+_BALL_RUNS: "dict[tuple, Any]" = {}
+_BALL_RUNS_KEPT = 2  # tuning: how many runs are kept; a miss only recomputes
 
 
 class PreconditionError(ValueError):
@@ -295,7 +299,16 @@ class Context:
         given = GIVEN_TRACE.get()
         if given is not None and given.learner == self.learner:
             return given
-        return self.make_learner().run(self.X, self.y)
+        if not nm.is_ball():
+            return self.make_learner().run(self.X, self.y)
+        key = (self.learner, repr(sorted(self.learner_params.items())), self.kernel.spec(), nm.ball_precision(),
+               self.X.shape, self.X.tobytes(), np.asarray(self.y).tobytes())
+        if key not in _BALL_RUNS:
+            run = self.make_learner().run(self.X, self.y)  # (an exception leaves nothing behind)
+            while len(_BALL_RUNS) >= _BALL_RUNS_KEPT:
+                del _BALL_RUNS[next(iter(_BALL_RUNS))]
+            _BALL_RUNS[key] = run
+        return _BALL_RUNS[key]
 
     def result(self, lhs, rhs, terms=None, rhs_lower=None, comparator=None, notes=(), tol=None,
                uncertified: str | None = None) -> ClaimResult:

@@ -377,3 +377,28 @@ def test_error_site_is_the_innermost_frame_outside_numeric():
     with pytest.raises(ArithmeticError) as info:
         ns["mid"]()
     assert _site(info.value) == " at bounds/some_claim.py:3"
+
+
+def test_two_claims_certified_on_one_run_re_derive_it_once(monkeypatch):
+    """bounds.base keeps the last ball runs by content: POM-T2 then POM-C1 on one sequence run POMD once in balls
+    (and each claim's verdict is still certified); another U is another run."""
+    import bounds.base
+    from learners import numeric as nm
+    from learners.pomd import POMD
+
+    runs = []
+    real = POMD.run
+
+    def counted(self, X, y, *a, **k):
+        if nm.is_ball():
+            runs.append(self.U)
+        return real(self, X, y, *a, **k)
+
+    monkeypatch.setattr(POMD, "run", counted)
+    monkeypatch.setattr(bounds.base, "_BALL_RUNS", {})
+    rng = np.random.default_rng(1)
+    X, y = rng.normal(size=(25, 2)), rng.choice([-1, 1], 25)
+    for cid, U in (("POM-T2", 2.0), ("POM-C1", 2.0), ("POM-C1", 1.5)):
+        r = bounds.check(cid, X, y, kernel="gaussian:sigma=1", learner="pomd", params={"U": U}, certify=True)
+        assert r.verdict == "holds", r.certificate
+    assert [float(u) for u in runs] == [2.0, 1.5]
