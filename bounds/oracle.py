@@ -46,10 +46,14 @@ class Comparator:
     values: np.ndarray  # f(x_t) for every t
     loss: float  # L_T(f)
     norm: float  # ‖f‖
+    gram: "np.ndarray | None" = field(default=None, repr=False, compare=False)  # in balls: the oracle's K, all x_t
 
     def expansion(self, X: np.ndarray, kernel: Kernel) -> KernelExpansion:
+        """f as a kernel expansion over its nonzero β_t; in balls its Gram matrix is taken from the oracle's certified
+        K (computed once) rather than computed again (float64 computes its own, as it always has)."""
         keep = np.flatnonzero(self.beta != 0)
-        return KernelExpansion.from_points(kernel, X[keep], self.beta[keep])
+        gram = None if self.gram is None else self.gram[np.ix_(keep, keep)]
+        return KernelExpansion.from_points(kernel, X[keep], self.beta[keep], gram=gram)
 
     def describe(self) -> dict:
         return {"loss": self.loss, "norm": self.norm, "support": int(np.count_nonzero(self.beta))}
@@ -167,6 +171,22 @@ def snapped(a: np.ndarray, c_L) -> list[np.ndarray]:
     return out
 
 
+#: Float64 results by content (the kernel, the sequence and, for a solve, the problem's coefficients): a certified
+#: re-derivation builds its own oracle on the float run's data and reuses that run's eigendecomposition and solves
+#: instead of computing them again. Each is a function of its key alone.
+_BY_CONTENT: dict = {}
+_BY_CONTENT_KEPT = 32  # tuning: how many results are kept; a miss only recomputes
+
+
+def _remembered(key: tuple, compute):
+    if key not in _BY_CONTENT:
+        value = compute()  # (an exception leaves nothing behind)
+        while len(_BY_CONTENT) >= _BY_CONTENT_KEPT:
+            del _BY_CONTENT[next(iter(_BY_CONTENT))]
+        _BY_CONTENT[key] = value
+    return _BY_CONTENT[key]
+
+
 class HingeOracle:
     """Offline comparator problems for one sequence (X, y) and kernel."""
 
@@ -181,12 +201,16 @@ class HingeOracle:
         self._YKY = self.K * np.outer(self.y, self.y)
         self._cache: dict = {}
         self._minloss_radii: set = set()  # the radii of the float64 min-loss solves (certified branch and bound)
+        self._content = (self.kernel.spec(), self.X.shape, self.X.tobytes(), self.y.tobytes())
 
     # ------------------------------------------------------------------ pieces
     # The eigendecomposition of K (O(T³)) is computed only when a solve needs it (cvxpy's factor R, a comparator
     # from eigen-coordinates): the quick dual ascent (bounds.quick) needs K alone, so a screened candidate skips it.
     @cached_property
     def _eig(self) -> tuple[np.ndarray, np.ndarray]:
+        return _remembered(("eig", self._content), self._eigh)
+
+    def _eigh(self) -> tuple[np.ndarray, np.ndarray]:
         lam, V = np.linalg.eigh(self.K)
         keep = lam > self.EIG_RTOL * max(lam.max(), 1e-300) if lam.size else lam > 0
         return np.sqrt(lam[keep]), V[:, keep]
@@ -235,7 +259,7 @@ class HingeOracle:
         if nm.is_ball():  # β (float64, exact binary numbers) is the explicit comparator; its values are certified
             values = self._Kb_times(beta)
             norm = nm.sqrt(nm.nonneg(nm.asarray(beta) @ values))
-            return Comparator(beta, values, nm.pos_part(1 - self.y * values).sum(), norm)
+            return Comparator(beta, values, nm.pos_part(1 - self.y * values).sum(), norm, self.Kb)
         values = self.K @ beta
         norm = math.sqrt(max(float(beta @ values), 0.0))
         return Comparator(beta, values, hinge(values, self.y), norm)
@@ -248,7 +272,7 @@ class HingeOracle:
             beta = c.beta * r
             values = self._Kb_times(beta)
             return Comparator(beta, values, nm.pos_part(1 - self.y * values).sum(),
-                              nm.sqrt(nm.nonneg(nm.asarray(beta) @ values)))
+                              nm.sqrt(nm.nonneg(nm.asarray(beta) @ values)), self.Kb)
         r = s / c.norm if c.norm > 0 else 0.0
         v = c.values * r
         return Comparator(c.beta * r, v, hinge(v, self.y), c.norm * r)
@@ -286,7 +310,10 @@ class HingeOracle:
     def _solve(self, c_L, c_s, U) -> OracleResult:
         if nm.is_ball():
             return self._certified(c_L, c_s, U)
-        return self._solve_float(c_L, c_s, U)
+        if (type(self)._solve_float, solve) != _PLAIN:  # a solve path swapped in (bounds.quick, a test): not kept
+            return self._solve_float(c_L, c_s, U)
+        key = ("solve", self._content) + tuple(nm.exact_key(v) for v in (c_L, c_s, U))
+        return _remembered(key, lambda: self._solve_float(c_L, c_s, U))
 
     def _certified(self, c_L, c_s, U) -> OracleResult:
         """The float64 solve (at the coefficients' midpoints), then its explicit comparator and its dual bound
@@ -474,3 +501,6 @@ def against_comparators(ctx, lhs: float, rhs_of: Callable[[float, float], float]
         raise PreconditionError(ctx.claim.id, "||f|| <= U", f"the given comparator has norm {s:.6g} > U = {U:.6g}")
     value = rhs_of(L, s)
     return value, None, {"kind": kind, "loss": L, "norm": s}
+
+
+_PLAIN = (HingeOracle._solve_float, solve)  # the float solve path whose results _BY_CONTENT keeps

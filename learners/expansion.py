@@ -469,10 +469,12 @@ class KernelExpansion:
         return new
 
     @classmethod
-    def from_points(cls, kernel: Kernel, X: np.ndarray, alpha: np.ndarray) -> "KernelExpansion":
-        """f = Σ α_i κ(X_i, ·) built in one O(n² d) Gram computation (used for comparators). The points and
-        coefficients are float64 data (exact binary numbers): in the exact backends they enter as exact numbers of the
-        backend (balls), explicitly here, not as float operands of the later ball arithmetic."""
+    def from_points(cls, kernel: Kernel, X: np.ndarray, alpha: np.ndarray,
+                    gram: "np.ndarray | None" = None) -> "KernelExpansion":
+        """f = Σ α_i κ(X_i, ·) built in one O(n² d) Gram computation (used for comparators), or with ``gram``, the
+        Gram matrix of these points already computed in the current backend. The points and coefficients are float64
+        data (exact binary numbers): in the exact backends they enter as exact numbers of the backend (balls),
+        explicitly here, not as float operands of the later ball arithmetic."""
         X = np.atleast_2d(np.asarray(X, float))
         alpha = np.asarray(alpha, float)
         if nm.is_mp():
@@ -484,7 +486,7 @@ class KernelExpansion:
             f._alpha[:n] = alpha
             f._born[:n] = -1
             f._label[:n] = 0.0
-            f._G[:n, :n] = kernel.matrix(X, X)
+            f._G[:n, :n] = kernel.matrix(X, X) if gram is None else gram
             f._kdiag[:n] = np.diag(f._G[:n, :n])
             f._n = n
             f.refresh()

@@ -121,3 +121,42 @@ def test_inner_minimiser_of_the_hinge_dual(vsq, c_s, U, s, value):
     got = inner_minimiser(vsq, c_s, U)
     assert got[0] == pytest.approx(s, rel=1e-15) and (got[1] == value or got[1] == pytest.approx(value, rel=1e-15))
     assert dual_inner(vsq, c_s, U) == got[1]
+
+
+def test_float_solves_are_kept_by_content_and_a_swapped_solve_path_is_not(monkeypatch):
+    """Two oracles on one sequence share one float64 solve (the certified re-derivation builds its own oracle on the
+    float run's data); another radius is another solve; a solve path swapped in (bounds.quick) keeps nothing."""
+    import bounds.oracle as oracle
+    from bounds.quick import quick_oracle
+
+    monkeypatch.setattr(oracle, "_BY_CONTENT", {})
+    rng = np.random.default_rng(7)
+    X, y = rng.normal(size=(12, 2)), rng.choice([-1.0, 1.0], 12)
+    a = HingeOracle(X, y, "gaussian:sigma=1").min_loss(0.5)
+    b = HingeOracle(X.copy(), y.copy(), "gaussian:sigma=1").min_loss(0.5)
+    assert a is b
+    HingeOracle(X, y, "gaussian:sigma=1").min_loss(0.7)
+    HingeOracle(X, y, "gaussian:sigma=2").min_loss(0.5)
+    assert sum(k[0] == "solve" for k in oracle._BY_CONTENT) == 3
+    with quick_oracle("screen"):
+        HingeOracle(X, y, "linear").min_loss(0.5)
+    assert sum(k[0] == "solve" for k in oracle._BY_CONTENT) == 3
+
+
+def test_a_comparators_expansion_in_balls_takes_the_oracles_certified_gram():
+    """In balls, Comparator.expansion uses the oracle's certified K on its support (no second Gram computation);
+    its norm and values enclose those of the expansion that computes its own Gram."""
+    from learners import numeric as nm
+    from learners.expansion import KernelExpansion
+
+    rng = np.random.default_rng(8)
+    X, y = rng.normal(size=(10, 2)), rng.choice([-1.0, 1.0], 10)
+    with nm.ball_arithmetic(256):
+        o = HingeOracle(X, y, "gaussian:sigma=1")
+        comp = o.min_loss(nm.ball(0.6)).comparator
+        f = comp.expansion(o.X, o.kernel)
+        keep = np.flatnonzero(comp.beta != 0)
+        assert f.gram is not None and all(f.gram[i, j] is o.Kb[s, t] for i, s in enumerate(keep)
+                                          for j, t in enumerate(keep))
+        own = KernelExpansion.from_points(o.kernel, X[keep], comp.beta[keep])
+        assert f.norm.a.overlaps(own.norm.a) and f(X[0]).a.overlaps(own(X[0]).a)
