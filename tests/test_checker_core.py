@@ -223,3 +223,33 @@ def test_multipliers_outside_the_dual_box_are_rejected():
     for i in (0, 1):
         with pytest.raises(Rejected, match="outside"):
             dual_bound(c, i, 2, 1, INF)
+
+
+def test_a_rule_undecided_at_the_working_precision_is_replayed_at_a_higher_one(monkeypatch):
+    """checker.runs.replay: a rule whose decisions need more bits than the working precision is run again at the
+    checker's next precisions (its balls are enclosures at any), and the statement's precision stays as it was; a
+    rule that no precision decides stays Undecided."""
+    import numpy as np
+    from flint import ctx
+
+    import bounds
+    from checker.certificate import Certificate
+    from checker.numbers import Undecided, precision
+    from checker.runs import _RULES, replay
+
+    seen = []
+
+    def needs_512(c):
+        seen.append(ctx.prec)
+        if ctx.prec < 512:
+            raise Undecided("needs 512 bits")
+        return "run"
+
+    monkeypatch.setitem(_RULES, "toy-512", needs_512)
+    monkeypatch.setitem(_RULES, "toy-never", lambda c: (_ for _ in ()).throw(Undecided("never")))
+    doc = bounds.check("PER-T1", np.array([[1.0, 0.0]]), np.array([1]), kernel="linear", certify=True).certificate.document
+    with precision(128):
+        c = Certificate(doc)
+        assert replay(c, "toy-512") == "run" and seen == [128, 512] and ctx.prec == 128
+        with pytest.raises(Undecided, match="never"):
+            replay(c, "toy-never")

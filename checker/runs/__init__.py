@@ -11,8 +11,10 @@ import pkgutil
 from dataclasses import dataclass, field
 from typing import Callable
 
+from flint import ctx
+
 from ..certificate import Certificate
-from ..numbers import Rejected
+from ..numbers import PRECISIONS, Rejected, Undecided, precision
 
 _RULES: dict[str, Callable[[Certificate], "Run"]] = {}
 _DATA_VIEWS: dict[str, Callable[[Certificate, "Run"], dict]] = {}
@@ -65,9 +67,27 @@ def replay(c: Certificate, learner: "str | None" = None) -> Run:
         raise Rejected(f"the checker has no transition rule for the learner {name!r}")
     cache = c.__dict__.setdefault("_runs", {})
     if name not in cache:
-        cache[name] = _RULES[name](c)
+        cache[name] = _widening(_RULES[name], c)
         c.checked.append(f"run of {name}: {c.T} rounds follow the printed rule")
     return cache[name]
+
+
+def _widening(rule: Callable, c: Certificate) -> Run:
+    """The rule at the working precision, else at each higher precision of the checker's: a long run's balls widen
+    round by round, and its decisions can need more bits than the statement evaluated on it, which then stays at
+    the working precision (balls computed at a higher one are enclosures at any). Undecided when none decides."""
+    try:
+        return rule(c)
+    except Undecided as exc:
+        last = exc
+    for bits in PRECISIONS:
+        if bits > ctx.prec:
+            try:
+                with precision(bits):
+                    return rule(c)
+            except Undecided as exc:
+                last = exc
+    raise last
 
 
 def expect(c: Certificate, t: int, column: str, want, why: str = "") -> None:
