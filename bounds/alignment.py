@@ -17,12 +17,17 @@ def kernel_alignment(X: np.ndarray, y: np.ndarray, kernel: "Kernel | str" = "gau
                      K: np.ndarray | None = None) -> float:
     """A_T of the sequence (X, y) under ``kernel`` (or the precomputed kernel matrix K)."""
     y = np.asarray(y, float)
-    if K is None:
-        Xa = np.atleast_2d(np.asarray(X, float))
-        K = parse_kernel(kernel).matrix(Xa, Xa)
     T = len(y)
     if T == 0:
         raise ValueError("kernel_alignment: the sequence is empty")
+    if K is None and nm.is_ball():  # the certified K shared with the oracle, YᵀKY as one arb product (y is exact)
+        from .oracle import ball_gram
+
+        K, M = ball_gram(parse_kernel(kernel), np.atleast_2d(np.asarray(X, float)))
+        return np.trace(K) - (y @ nm.arb_matvec(M, y)) / T
+    if K is None:
+        Xa = np.atleast_2d(np.asarray(X, float))
+        K = parse_kernel(kernel).matrix(Xa, Xa)
     if K.shape != (T, T):
         raise ValueError(f"kernel_alignment: K has shape {K.shape}, expected ({T}, {T})")
     A = np.trace(K) - (y @ K @ y) / T

@@ -187,6 +187,31 @@ def _remembered(key: tuple, compute):
     return _BY_CONTENT[key]
 
 
+_BALL_GRAMS: dict = {}
+_BALL_GRAMS_KEPT = 2  # tuning: how many matrices are kept; a miss only recomputes
+
+
+def ball_gram(kernel: Kernel, X: np.ndarray) -> tuple:
+    """(K, the same as an arb_mat): the Gram matrix of the rows of X in ball arithmetic, computed once per content
+    and precision (claims certified on one sequence, the oracle's certified K and the kernel alignment share it). A
+    unit-diagonal kernel's κ(x, x) = 1 exactly (its ball formula r^D with r = p/(√p√p) is only a ball around 1,
+    which no tie such as A_T = 0 can use)."""
+    from flint import arb_mat
+
+    X = np.asarray(X, float)
+    key = (kernel.spec(), X.shape, X.tobytes(), nm.ball_precision())
+    if key not in _BALL_GRAMS:
+        Xb = nm.asarray(X)
+        K = kernel.matrix(Xb, Xb)
+        if getattr(kernel, "unit_diagonal", False):
+            for t in range(len(K)):
+                K[t, t] = nm.scalar(1)
+        while len(_BALL_GRAMS) >= _BALL_GRAMS_KEPT:
+            del _BALL_GRAMS[next(iter(_BALL_GRAMS))]
+        _BALL_GRAMS[key] = (K, arb_mat([[nm.ball(v).a for v in row] for row in K]))
+    return _BALL_GRAMS[key]
+
+
 class HingeOracle:
     """Offline comparator problems for one sequence (X, y) and kernel."""
 
@@ -228,22 +253,14 @@ class HingeOracle:
         """K ≈ RᵀR on the retained eigenspace."""
         return (self._V * self._sqrt_lam).T
 
-    @cached_property
+    @property
     def Kb(self) -> np.ndarray:
-        """The Gram matrix in ball arithmetic (certified mode only); a unit-diagonal kernel's κ(x, x) = 1 exactly
-        (its ball formula r^D with r = p/(√p√p) is only a ball around 1, which no tie such as A_T = 0 can use)."""
-        Xb = nm.asarray(self.X)
-        K = self.kernel.matrix(Xb, Xb)
-        if getattr(self.kernel, "unit_diagonal", False):
-            for t in range(len(K)):
-                K[t, t] = nm.scalar(1)
-        return K
+        """The Gram matrix in ball arithmetic (certified mode only; :func:`ball_gram`)."""
+        return ball_gram(self.kernel, self.X)[0]
 
-    @cached_property
+    @property
     def _Kb_mat(self):
-        from flint import arb_mat
-
-        return arb_mat([[nm.ball(v).a for v in row] for row in self.Kb])
+        return ball_gram(self.kernel, self.X)[1]
 
     def _Kb_times(self, v: np.ndarray) -> np.ndarray:
         """K v in balls for a float vector v (one arb matrix-vector product)."""
