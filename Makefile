@@ -10,6 +10,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m learners.compiled  # compile the numba fast path once (every later process loads it)
 	touch $(STAMP)
 
 venv: $(STAMP)

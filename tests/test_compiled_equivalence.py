@@ -550,3 +550,14 @@ def test_run_many_equals_single_runs(name, monkeypatch):
     for (X, y), tr in zip(seqs, many):
         tg = learners.make(name, compiled=False, **params).run(X, y)
         assert_same(tr, tg, rtol=tolerance(learners.make(name, **params), X, tg))
+
+
+def test_the_install_step_compiles_every_runner():
+    """learners.compiled.warm (``python -m learners.compiled``, run by the Makefile's install) runs every learner
+    that has a compiled path, under every kernel it takes: no family is left to compile on a process's first run."""
+    from learners.compiled import RUNNERS, warm
+
+    done = warm()
+    assert {d.split()[0] for d in done} == set(RUNNERS)
+    assert {d.split()[1] for d in done} == {"gaussian:sigma=1", "linear", "poly:degree=2"}
+    assert len(done) == len(set(done)) >= 2 * len(RUNNERS)

@@ -104,6 +104,30 @@ def _configure_cache() -> None:
     numba.config.CACHE_DIR = str(root)
 
 
+def warm() -> list[str]:
+    """Compile every runner here, once, into the on-disk cache: each learner with a compiled path runs a short
+    sequence under each kernel it takes. A step of the install (``python -m learners.compiled``, the Makefile's
+    venv): the report's notebook kernels and Dask workers, and the test workers, then load the machine code in well
+    under a second instead of each compiling the same functions on its first run (about 45 s of CPU per process).
+    Returns the "learner kernel" pairs compiled."""
+    import numpy as np
+
+    from .. import make
+
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(24, 3)), rng.choice([-1, 1], 24)
+    done = []
+    for name in RUNNERS:
+        for kernel in ("gaussian:sigma=1", "linear", "poly:degree=2"):
+            try:
+                learner = make(name, kernel=kernel)
+            except ValueError:  # a learner that takes no such kernel (FOGD, NOGD: Gaussian only)
+                continue
+            learner.run(X, y)
+            done.append(f"{name} {kernel}")
+    return done
+
+
 def _own_draws(learner: Any) -> bool:
     """True unless the learner's draw hooks (``choose``, ``choose_uniform``) were replaced, e.g. by
     learners.realisations, which enumerates the draws: the compiled runners draw from ``learner.rng`` themselves,
