@@ -5,6 +5,8 @@ import numpy as np
 import pytest
 
 from learners.kernels import parse_kernel
+from learners.kernels import Gaussian, Linear, Polynomial
+from tests.param_checks import check_kernel_params
 
 
 @pytest.mark.parametrize("spec, X", [("gaussian:sigma=0.7", [[0.3, -1.2], [5.0, 2.0]]),
@@ -30,3 +32,11 @@ def test_kernel_of_two_points_is_the_matrix_entry(spec):
     u, v = np.array([0.3, -1.2]), np.array([0.5, 0.25])
     assert k(u, v) == k.matrix(u[None, :], v[None, :])[0, 0] and k(u, u) == k.matrix(u[None, :], u[None, :])[0, 0]
     assert k(v, u) == pytest.approx(k(u, v), rel=4.5e-16, abs=0)
+
+
+@pytest.mark.parametrize("cls", [Linear, Gaussian, Polynomial])
+def test_kernel_params_are_what_the_constructor_accepts(cls):
+    """Each kernel's declared PARAMS against its dataclass constructor and the spec parser
+    (tests/param_checks.check_kernel_params): default = omitted argument, ends refused/accepted, boundary points
+    admissible, and every accepted value a kernel."""
+    check_kernel_params(cls)

@@ -19,6 +19,7 @@ from learners import ahpatron as _ahpatron, avp as _avp, expansion  # noqa: F401
 from bounds.base import PreconditionError
 from bounds.registry import check
 from pinned import Comparator, assert_close, assert_columns, column, gram, replay_aggressive, tiny_sequence
+from param_checks import check_claim_params, claims_in
 
 GAUSS = "gaussian:sigma=1"
 E1 = np.array([1.0, 0.0])
@@ -537,3 +538,10 @@ def test_ahp_t6_run_mode_without_halving_uses_the_zeta_zero_limit():
     assert_close(r.rhs, 0.8 + 0.0125 * 0.8 / 0.5 + 2 * 0.04 * 4 / 0.2, "rhs")
     assert_close(r.rhs, 2.42, "rhs digits")
     assert r.holds is True
+
+
+@pytest.mark.parametrize("claim_id", claims_in("bounds.ahpatron") + claims_in("bounds.ahpatron_symbolic"))
+def test_claim_params_are_what_the_claim_accepts(claim_id):
+    """The claims' declared parameters (tests/param_checks.check_claim_params): defaults, ends, choices, boundary
+    points, and the learner parameters the claim sets or hunts with, as the claim's validation applies them."""
+    check_claim_params(claim_id)

@@ -20,6 +20,7 @@ import pytest
 import bounds.avp as avp
 from bounds.oracle import HingeOracle
 from bounds.registry import check
+from param_checks import check_claim_params, claims_in
 
 X2 = np.array([[1.0, 0.0], [0.0, 2.0]])
 Y2 = np.array([1, -1])
@@ -121,3 +122,10 @@ def test_auer_lemma_pinned_with_positive_xi():
     assert float(r.lhs) == pytest.approx(float(lhs), rel=1e-13) and float(r.rhs) == pytest.approx(float(rhs), rel=1e-12)
     assert 2.47e-5 < float(rhs - lhs) < 2.48e-5 and float(r.rhs) - float(r.lhs) == pytest.approx(float(rhs - lhs), rel=1e-6)
     assert r.holds is True
+
+
+@pytest.mark.parametrize("claim_id", claims_in("bounds.avp"))
+def test_claim_params_are_what_the_claim_accepts(claim_id):
+    """The claims' declared parameters (tests/param_checks.check_claim_params): defaults, ends, choices, boundary
+    points, and the learner parameters the claim sets or hunts with, as the claim's validation applies them."""
+    check_claim_params(claim_id)

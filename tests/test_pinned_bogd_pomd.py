@@ -17,11 +17,12 @@ import pytest
 from scipy import stats
 
 import learners
-from bounds import alignment, pomd  # noqa: F401  (the modules pinned here; bounds.bogd is found by name)
+from bounds import alignment, bogd, pomd  # noqa: F401  (the modules pinned here)
 from learners import gram_factor, ogd, pomd as _pomd  # noqa: F401  (replayed here)
 from bounds.base import PreconditionError
 from bounds.registry import check
 from pinned import Comparator, assert_close, assert_columns, column, gram, replay_bogd, tiny_sequence
+from param_checks import check_claim_params, claims_in
 
 GAUSS = "gaussian:sigma=1"
 BOGD_COLUMNS = ("loss", "grad", "removal", "i_k", "p_chosen", "p_min", "p_max", "p_min_raw", "alpha_before",
@@ -890,3 +891,10 @@ def test_bogd_t4_needs_nonnegative_kernel_values_in_both_arithmetics(ball):
         calc.preconditions(Context(calc, X, y, "gaussian:sigma=1", "bogd++", {"B": 2}))
         with pytest.raises(PreconditionError, match="kappa"):
             calc.preconditions(Context(calc, X, y, "linear", "bogd++", {"B": 2}))
+
+
+@pytest.mark.parametrize("claim_id", claims_in("bounds.bogd") + claims_in("bounds.pomd"))
+def test_claim_params_are_what_the_claim_accepts(claim_id):
+    """The claims' declared parameters (tests/param_checks.check_claim_params): defaults, ends, choices, boundary
+    points, and the learner parameters the claim sets or hunts with, as the claim's validation applies them."""
+    check_claim_params(claim_id)

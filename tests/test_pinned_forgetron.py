@@ -23,6 +23,7 @@ from learners import forgetron as _forgetron, forgetron_tuned as _tuned  # noqa:
 from bounds.registry import check
 from pinned import (Comparator, Psi, assert_close, assert_columns, column, forgetron_U, gram, phi_eq43,
                     replay_shrink_remove, tiny_sequence)
+from param_checks import check_claim_params, claims_in
 
 E1, E2 = np.array([1.0, 0.0]), np.array([0.0, 1.0])
 
@@ -846,3 +847,10 @@ def test_interval_verdict_rule():
     assert iv(1.5, 2.0, 1.0, 0.0, 0.5) is None       # low = rhs + tol exactly: not violated
     assert iv(0.0, 1.0, 5.0, 0.9, 0.1) is True       # high = rhs_lower + tol exactly: holds
     assert iv(0.0, 1.0, 5.0, 0.8, 0.1) is None
+
+
+@pytest.mark.parametrize("claim_id", claims_in("bounds.forgetron") + claims_in("bounds.forgetron_tuned") + claims_in("bounds.constructions"))
+def test_claim_params_are_what_the_claim_accepts(claim_id):
+    """The claims' declared parameters (tests/param_checks.check_claim_params): defaults, ends, choices, boundary
+    points, and the learner parameters the claim sets or hunts with, as the claim's validation applies them."""
+    check_claim_params(claim_id)

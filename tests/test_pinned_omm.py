@@ -22,6 +22,7 @@ from bounds.omm_kappa import (kappa, kappa_circ_closed, s51_bound, s51_factor, s
                               table1_iterations, table1_mistakes, theorem41_bound)
 from bounds.registry import check
 from pinned import assert_close
+from param_checks import check_claim_params, claims_in
 
 DUMMY = (np.zeros((1, 2)), np.array([1]))  # the symbolic modes ignore the sequence
 
@@ -675,3 +676,10 @@ def test_inner_l2_closed_form_by_case():
     s = np.array([-0.1, -0.5, 0.2, 0.64, 0.85])
     want = [1.0, 1.0, math.sqrt(1 - 0.04 / 0.25), math.sqrt(1 - 0.64 ** 2 / 0.64), math.sqrt(1 - 1.7 + 0.81)]
     assert _inner_l2(ell, s) == pytest.approx(want, rel=1e-15, abs=1e-15)
+
+
+@pytest.mark.parametrize("claim_id", claims_in("bounds.omm"))
+def test_claim_params_are_what_the_claim_accepts(claim_id):
+    """The claims' declared parameters (tests/param_checks.check_claim_params): defaults, ends, choices, boundary
+    points, and the learner parameters the claim sets or hunts with, as the claim's validation applies them."""
+    check_claim_params(claim_id)
