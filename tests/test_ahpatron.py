@@ -368,3 +368,38 @@ def test_exact_setting_lambda_of_each_preset(B):
     assert ex["lam2"] == ex["U2"] / (4 * B)
     assert resolve(B, "experiments", None, None, None, None, None)["lam"] ** 2 == pytest.approx(float(ex["lam2"]),
                                                                                                 rel=1e-15)
+
+
+@pytest.mark.parametrize("preset", ["thm4", "experiments"])
+@pytest.mark.parametrize("B", [2, 16, 100])
+def test_exact_setting_is_the_resolved_setting(B, preset):
+    """learners.ahpatron.exact_setting (the exact parameters the certified path reads) and resolve (the float ones
+    the learner runs with) state the same setting, for every combination of given and preset values: U² = U·U,
+    a² = (U/√B)², λ² = λ·λ, ε = e0 + e1·√a² (Theorem 4's (1 + 3U/√B)/2, the experiments' 1/2, or the ε given),
+    η and c; a given float is kept exactly (its binary value). Relative tolerance 1e-14 (the float side rounds its
+    square roots and quotients a few times)."""
+    import itertools
+    from fractions import Fraction
+
+    from learners.ahpatron import exact_setting, resolve
+
+    given = {"U": 0.7, "lam": 0.3, "eps": 0.9, "eta": 0.01, "c": 0.5}
+    for mask in itertools.product((False, True), repeat=len(given)):
+        kw = {k: (v if m else None) for (k, v), m in zip(given.items(), mask)}
+        fl = resolve(B, preset, kw["U"], kw["lam"], kw["eps"], kw["eta"], kw["c"])
+        ex = exact_setting(B, preset, **kw)
+        close = lambda a, b: b == pytest.approx(a, rel=1e-14, abs=0)  # noqa: E731
+        assert ex["B"] == B
+        assert close(fl["U"] ** 2, float(ex["U2"])) and close((fl["U"] / math.sqrt(B)) ** 2, float(ex["a2"])), kw
+        assert close(fl["lam"] ** 2, float(ex["lam2"])), kw
+        assert close(fl["eps"], float(ex["e0"]) + float(ex["e1"]) * math.sqrt(float(ex["a2"]))), kw
+        assert close(fl["eta"], float(ex["eta"])), kw
+        assert ex["c"] == fl["c"] == "norm" if fl["c"] == "norm" else close(fl["c"], float(ex["c"])), kw
+        for k, f in (("U", "U2"), ("lam", "lam2")):
+            if kw[k] is not None:
+                assert ex[f] == Fraction(kw[k]) ** 2
+        if kw["eps"] is not None:
+            assert (ex["e0"], ex["e1"]) == (Fraction(kw["eps"]), 0)
+        for k in ("eta", "c"):
+            if kw[k] is not None:
+                assert ex[k] == Fraction(kw[k])
