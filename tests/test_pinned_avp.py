@@ -129,3 +129,29 @@ def test_claim_params_are_what_the_claim_accepts(claim_id):
     """The claims' declared parameters (tests/param_checks.check_claim_params): defaults, ends, choices, boundary
     points, and the learner parameters the claim sets or hunts with, as the claim's validation applies them."""
     check_claim_params(claim_id)
+
+
+@pytest.mark.parametrize("U, hint, exact_lower", [
+    (math.inf, (0.5, 0.5), 1.0),            # Σ(g_t + a_t y_t)κ = 0 exactly: the hint certifies the true minimum
+    (math.inf, (1.0, 1.0), -math.inf),      # v = y/2 ≠ 0 and U = ∞: this dual point bounds nothing (not +∞, not 0)
+    (0.3, (1.0, 1.0), 2 - 0.3 * R5 / 2),    # ‖v‖ = √5/2
+])
+def test_tilted_lower_bound_in_balls_is_the_weak_duality_bound(monkeypatch, U, hint, exact_lower):
+    """The certified path (ball arithmetic) of the tilted minimum's lower bound: at a dual point whose tilted norm is
+    not exactly 0 the U = ∞ bound is −∞ (no bound), never a finite or +∞ number that min(·, value) would then turn
+    into a 'certified' value; where it is exact the ball contains the hand value."""
+    from learners import numeric as nm
+
+    monkeypatch.setattr(avp, "solve", lambda prob: iter(()))
+    with nm.ball_arithmetic(128):
+        orc = HingeOracle(X2, Y2, "linear")
+        value, lower, comp = avp.tilted_min(orc, nm.asarray(G), nm.scalar(U) if math.isfinite(U) else U,
+                                            a_hint=np.array(hint))
+        assert nm.lower(value) <= 2.0 <= nm.upper(value)  # the comparator f = 0: L_T(0) = 2
+        if math.isfinite(exact_lower):
+            # the hand value is a float formula of the binary U = 0.3 (2 ulps); the ball itself is tight
+            assert nm.lower(lower) <= exact_lower + 1e-15 and exact_lower - 1e-15 <= nm.upper(lower)
+            assert nm.upper(lower) - nm.lower(lower) <= 5e-16  # its float ends, rounded outward: 1 ulp each
+        else:
+            assert lower == -math.inf
+        assert avp._tilted_dual_ball(orc, nm.asarray(G), math.inf, np.array([1.0, 1.0])) == -math.inf
