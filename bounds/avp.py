@@ -319,8 +319,10 @@ class AuerLemma(Claim):
 
     id = "ACG-L2"
     needs_sequence = False
-    PARAMS = (P.Param("l", "floats", [1, 0, 2.5, 1, 0, 0.25, 3], low=0.0, doc="the l_t ≥ 0", boundary=([0.0],)),
-              P.Param("xi", "float", 1.0, low=0.0, doc="ξ ≥ 0", boundary=(0.0,)))
+    PARAMS = (P.Param("l", "floats", [1, 0, 2.5, 1, 0, 0.25, 3], low=0.0, doc="the l_t ≥ 0",
+                      boundary=([0.0],)),  # tuning: the search's boundary points
+              P.Param("xi", "float", 1.0, low=0.0, doc="ξ ≥ 0",
+                      boundary=(0.0,)))  # tuning: the search's boundary points
 
     def preconditions(self, ctx):
         l, xi = ctx.claim_params["l"], ctx.claim_params["xi"]

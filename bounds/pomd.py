@@ -644,7 +644,8 @@ class Lemma4(Claim):
     learners = ()
     PARAMS = (P.Param("M", "int", 15, low=1, high=10_000, doc="window M",
                       boundary=(1, 15)),  # tuning: the search's boundary points
-              P.positive("D", 1.0, "D = sup κ(x, x)", boundary=(1.0,), search=False))  # fixed by the kernel
+              P.positive("D", 1.0, "D = sup κ(x, x)",  # fixed by the kernel
+                         boundary=(1.0,), search=False))  # tuning: the search's boundary points
 
     def preconditions(self, ctx):
         require_D(ctx, ctx.claim_params["D"])

@@ -85,9 +85,10 @@ class KernelOGD(_HingeOGD):
     """Kernel OGD (002 eq. 2, Theorem 1): no budget; every round with ℓ' ≠ 0 inserts x_t with weight η."""
 
     PARAMS: ClassVar[tuple[P.Param, ...]] = (
-        P.Param("lam", "float", 0.01, low=0.0, doc="regularisation λ ≥ 0 (λη ≤ 1)", boundary=(0.0, 0.01, 1.0)),
+        P.Param("lam", "float", 0.01, low=0.0, doc="regularisation λ ≥ 0 (λη ≤ 1)",
+                boundary=(0.0, 0.01, 1.0)),  # tuning: the search's boundary points
         P.positive("eta", 0.1, "step size η (λη ≤ 1)",
-                   boundary=lambda o: [1 / o["lam"]] if o.get("lam") else [0.1]),
+                   boundary=lambda o: [1 / o["lam"]] if o.get("lam") else [0.1]),  # tuning: the search's boundary points
     )
 
     def __init__(self, kernel=None, lam: float = 0.01, eta: float = 0.1):
@@ -123,7 +124,8 @@ class _BoundedOGD(_HingeOGD):
         P.positive("lam", 0.01, "regularisation λ > 0 (λη ≤ 1)"),
         P.positive("eta", 0.1, "step size η (λη ≤ 1; Theorem 2's regime λη near 1/B)",
                    boundary=_eta_boundary),
-        P.positive("gamma", 1.0, "coefficient cap γ of eq. 10 (γ² stays finite)", high=1e150, boundary=(1.0, 0.1)),
+        P.positive("gamma", 1.0, "coefficient cap γ of eq. 10 (γ² stays finite)", high=1e150,
+                   boundary=(1.0, 0.1)),  # tuning: the search's boundary points
         P.seed(),
     )
 
