@@ -47,7 +47,7 @@ from learners.expansion import KernelExpansion
 from learners.forgetron import Psi, ShrinkRemovePerceptron, forgetron_phi_cap, forgetron_radius
 from learners import params as P
 
-from .base import Claim, Context, PreconditionError, tolerance
+from .base import UNIT_KERNEL_RTOL, Claim, Context, PreconditionError, tolerance, within_unit_kernel
 from .certificate import dual_rounds
 from .oracle import HingeOracle, against_comparators
 from .registry import claim
@@ -708,10 +708,11 @@ class ForgetronLemma8(Claim):
             diag = ctx.kernel.diag(ctx.X)
             if nm.is_ball():  # certified: κ(x_t, x_t) ≤ 1 exactly (no tolerance)
                 ok = all(nm.ball(v) <= 1 for v in diag)
-            else:
-                ok = bool(np.all(diag <= 1 + 1e-12))
+            else:  # the float rule of every claim's κ ≤ 1 hypothesis (bounds.base), with its stated tolerance
+                ok = within_unit_kernel(diag)
             ctx.require("kappa(x,x) <= 1", ok, f"the claim assumes κ(x_t, x_t) ≤ 1 but max_t κ(x_t, x_t) = "
-                                               f"{max(nm.mid(v) for v in diag):.6g}")
+                                               f"{max(nm.mid(v) for v in diag):.6g}" + ("" if nm.is_ball() else
+                                               f" (relative tolerance {UNIT_KERNEL_RTOL:g})"))
         self._B = B
 
     def evaluate(self, ctx):

@@ -854,3 +854,22 @@ def test_claim_params_are_what_the_claim_accepts(claim_id):
     """The claims' declared parameters (tests/param_checks.check_claim_params): defaults, ends, choices, boundary
     points, and the learner parameters the claim sets or hunts with, as the claim's validation applies them."""
     check_claim_params(claim_id)
+
+
+@pytest.mark.parametrize("excess, holds", [(0.0, True), (0.5, True), (2.0, False), (1e3, False)])
+def test_fgt_l8_unit_kernel_hypothesis_uses_the_stated_tolerance(excess, holds):
+    """FGT-L8 checks κ(x_t, x_t) ≤ 1 itself (it is a needs_sequence=False claim): in float64 by the rule every claim
+    uses, bounds.base.within_unit_kernel, relative tolerance UNIT_KERNEL_RTOL (1e-12, named in the refusal).
+    Just above 1 within it (excess 0.5·rtol) the hypothesis holds, at 2·rtol it is refused."""
+    from bounds.base import UNIT_KERNEL_RTOL, PreconditionError, within_unit_kernel
+
+    r = math.sqrt(1 + excess * UNIT_KERNEL_RTOL)
+    X = np.array([[0.6, 0.0], [0.0, r], [-0.5, 0.5]])
+    y = np.array([1, -1, 1])
+    diag = np.einsum("ij,ij->i", X, X)
+    assert within_unit_kernel(diag) is holds  # the float rule itself, on these points
+    if holds:
+        assert check("FGT-L8", X, y, kernel="linear", params={"B": 83}).holds is True
+    else:
+        with pytest.raises(PreconditionError, match=r"kappa\(x,x\) <= 1.*relative tolerance 1e-12"):
+            check("FGT-L8", X, y, kernel="linear", params={"B": 83})
