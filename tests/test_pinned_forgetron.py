@@ -873,3 +873,26 @@ def test_fgt_l8_unit_kernel_hypothesis_uses_the_stated_tolerance(excess, holds):
     else:
         with pytest.raises(PreconditionError, match=r"kappa\(x,x\) <= 1.*relative tolerance 1e-12"):
             check("FGT-L8", X, y, kernel="linear", params={"B": 83})
+
+
+def test_certified_threshold_steps_only_on_certain_comparisons():
+    """bounds.forgetron.certified_threshold (the bisection behind FGT-L8's exact smallest B): on exact point
+    enclosures of a decreasing h it finds the smallest B with h(B) ≤ target, h(B) = target counting as ≤; an
+    enclosure whose lower end is exactly the target (h(B) ≥ target, maybe equal) or that straddles it decides
+    nothing (ArithmeticError), and an h that never reaches the target by hi is a ValueError."""
+    iv = __import__("mpmath").iv
+    t = iv.mpf(50)
+    point = lambda B: iv.mpf(100 - B)  # noqa: E731  (h(B) ≤ 50 ⇔ B ≥ 50)
+    for lo, hi in [(1, 128), (1, 50), (49, 1000), (0, 51)]:
+        assert forgetron.certified_threshold(point, t.a, lo, hi) == 50
+    assert forgetron.certified_threshold(point, t.a, 60, 128) == 61  # lo itself is never tested
+    touching = lambda B: iv.mpf([50, 51]) if B < 100 else iv.mpf(49)  # noqa: E731
+    with pytest.raises(ArithmeticError, match="contains the target"):
+        forgetron.certified_threshold(touching, t.a, 1, 128)
+    straddling = lambda B: iv.mpf([49, 51]) if B < 100 else iv.mpf(49)  # noqa: E731
+    with pytest.raises(ArithmeticError):
+        forgetron.certified_threshold(straddling, t.a, 1, 128)
+    with pytest.raises(ValueError, match="does not reach"):
+        forgetron.certified_threshold(point, t.a, 1, 49)
+    assert forgetron.eq40_smallest_B()["smallest_B"] == forgetron.certified_threshold(
+        lambda B: forgetron.eq40_rhs(iv.mpf(B)), __import__("mpmath").mpf(15) / 32, 1, 10_000)
