@@ -351,7 +351,7 @@ class AhpatronTheorem6(Claim):
     # c_t = ‖f_t‖/U (preset experiments), B ≥ 16 and a radius small enough that ζ_run up to ≈ 1.5 stays admissible
     # with γ = 0.1 and ε = 0.9: the defaults then meet every hypothesis of the theorem
     learner_defaults = {"B": 16, "preset": "experiments", "U": 0.5, "eps": 0.9}
-    hunt_params = {"B": 16, "preset": "experiments", "U": 0.5, "eps": 0.9, "gamma": 0.1}
+    hunt_params = {**learner_defaults, "gamma": 0.1}  # tuning: where the hunt starts (no check reads hunt_params)
 
     def preconditions(self, ctx):
         p = ctx.resolved_params()

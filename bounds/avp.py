@@ -167,7 +167,8 @@ class AVPTheorem3(Claim):
 
     id = "AVP-T3"
     learners = ("avp",)
-    hunt_params = {"U": 1.5, "lam": 0.5, "eps": 0.6}  # a finite U, so the projection step is exercised
+    # where `boundlab hunt` starts: a finite U, so the projection step is exercised
+    hunt_params = {"U": 1.5, "lam": 0.5, "eps": 0.6}  # tuning: the hunt's start (no check reads hunt_params)
 
     def preconditions(self, ctx):
         given = ctx.resolved_params()["lam"]  # a given constant or list is refused before the run (λ = 1e308 overflows it)
