@@ -403,3 +403,30 @@ def test_exact_setting_is_the_resolved_setting(B, preset):
         for k in ("eta", "c"):
             if kw[k] is not None:
                 assert ex[k] == Fraction(kw[k])
+
+
+@pytest.mark.parametrize("alphas, kxx_zero, expect", [
+    ((0.5, -2.0, 1.0, 2.0), (), 1),        # the largest |α| (−2 and 2 tie): the first of them
+    ((0.5, 3.0, -1.0, 2.0), (1,), 3),      # the largest |α| has κ(x, x) = 0: the largest among the live ones
+    ((1.0, 1.0, 1.0, 1.0), (), 0),         # all equal: the first (oldest)
+    ((0.1, 0.2, 0.3, 0.4), (), 3),         # strictly increasing: the last
+    ((1.0, 2.0, 3.0, 4.0), (0, 1, 2, 3), None),  # every κ(x, x) = 0: eq. 7 undefined, f̄ = 0
+])
+def test_eq7_fallback_point_is_the_largest_alpha_with_positive_kxx(alphas, kxx_zero, expect):
+    """Eq. 7's fallback (module docstring): when f_{t,2} + f̂_{t,1} = 0 the sphere point is c_t U κ(x_s, ·)/√κ(x_s, x_s)
+    for the s with the largest |α| among the points with κ(x_s, x_s) > 0, the first (oldest) of equal ones; with no
+    such point eq. 7 is undefined and f̄_t = 0. Linear kernel; a zero vector has κ(x, x) = 0."""
+    from learners.ahpatron import Ahpatron
+
+    learner = Ahpatron(kernel="linear", B=4, U=1.0, eps=0.9)
+    learner.reset()
+    for i, a in enumerate(alphas):
+        x = np.zeros(2) if i in kxx_zero else np.array([0.5 + 0.1 * i, 0.25 * (i + 1)])
+        learner.f.add(x, a)
+    keep = np.arange(len(alphas))
+    v, fallback, undefined = learner.rescale(keep, np.zeros(len(alphas)), 0.75)
+    assert fallback is True and undefined is (expect is None)
+    want = np.zeros(len(alphas))
+    if expect is not None:
+        want[expect] = 0.75 / math.sqrt(float(learner.f.kdiag[expect]))
+    assert np.allclose(np.asarray(v, float), want, rtol=1e-15, atol=0)

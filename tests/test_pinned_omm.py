@@ -683,3 +683,22 @@ def test_claim_params_are_what_the_claim_accepts(claim_id):
     """The claims' declared parameters (tests/param_checks.check_claim_params): defaults, ends, choices, boundary
     points, and the learner parameters the claim sets or hunts with, as the claim's validation applies them."""
     check_claim_params(claim_id)
+
+
+@pytest.mark.claim("OMM-L31")
+def test_omm_l31_lower_end_is_the_worse_of_both_deviations():
+    """OMM-L31's verdict rests on both of its statements at once: |γ − τ/2| ≤ dev_tau and γ − margin(w, b) ≤ dev_w,
+    so its certified lower end is −max(dev_tau, dev_w), recounted here from the reported terms. On l_1.5 data the
+    two deviations differ by orders of magnitude (the Lemma 3.1 classifier's margin is the looser one)."""
+    rng = np.random.default_rng(1)
+    for p in (2.0, 3.0, 1.5):
+        X = rng.normal(size=(8, 2))
+        y = np.where(X[:, 0] > 0, 1, -1)
+        X[:, 0] += 0.5 * y
+        r = check("OMM-L31", X, y, params={"p": p})
+        dev_tau, dev_w = r.terms["|gamma - tau/2| <="], r.terms["gamma - margin(w,b) <="]
+        assert dev_tau >= 0 and dev_w >= 0
+        assert r.rhs_lower == -max(dev_tau, dev_w) and (r.lhs, r.rhs) == (0.0, 0.0)
+        assert r.holds is (max(dev_tau, dev_w) <= r.tolerance)
+        if p == 1.5:
+            assert dev_w > 1e3 * dev_tau  # the case that tells max from min
