@@ -781,8 +781,10 @@ class Lemma44(OmmClaim):
     def _phi(self, ctx, record_it: bool = True):
         phi = ctx.params.get("phi")
         if phi is None:  # φ = ρ, or 0.999 at ρ = 1 (the lemma needs φ < 1): recorded for the certificate
-            phi = ctx.params.get("rho", 1.0) if rho_of(ctx) < 1 else 0.999
-            phi = 0.0 if ctx.learner == "omm-conservative" else phi
+            if ctx.learner == "omm-conservative":  # ρ = 0
+                phi = 0.0
+            else:  # ρ < 1 only when given (the learners' default is 1): its exact value as given
+                phi = ctx.params["rho"] if rho_of(ctx) < 1 else 0.999
             if record_it:
                 record("phi", _q(K.exact_value(phi)))
         return K.number(K.exact_value(phi)) if nm.is_ball() else float(phi)

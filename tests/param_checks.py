@@ -158,3 +158,46 @@ def check_claim_params(claim_id: str) -> None:
         names = set(given) - {q.name for q in c.PARAMS}
         declared_somewhere = set().union(*({q.name for q in learner_registry.params_of(n)} for n in c.learners))
         assert names <= declared_somewhere, f"{claim_id}.{what} names {names - declared_somewhere}, declared by none"
+
+
+# ------------------------------------------------------------------- an omitted learner parameter is its default
+def _outcome(claim_id, X, y, kernel, learner, params):
+    """(verdict, lhs, rhs, numeric terms) of a float check, or the refusal's type and message."""
+    try:
+        r = claim_registry.check(claim_id, X, y, kernel=kernel, learner=learner, params=params, certify=False)
+    except ValueError as exc:  # a precondition, a parameter refusal: the same refusal either way
+        return type(exc).__name__, str(exc)
+    terms = {k: v for k, v in (r.terms or {}).items() if isinstance(v, (int, float, np.integer, np.floating))}
+    return r.holds, float(r.lhs), float(r.rhs), terms
+
+
+def check_omitted_is_default(claim_id: str, X, y, kernel: str = "linear") -> int:
+    """For every learner the claim names, the check with the learner's parameters omitted and the check with each of
+    them given at its declared default (or at the claim's ``learner_defaults``) have the same outcome: a calculator
+    that reads a learner parameter must read the value the learner ran with, not a default of its own. Returns the
+    number of (learner, parameter) pairs compared."""
+    c = claim_registry.get(claim_id)
+    n = 0
+    for learner in c.learners:
+        base = _outcome(claim_id, X, y, kernel, learner, {})
+        for p in learner_registry.params_of(learner):
+            value = c.learner_defaults.get(p.name, p.default)
+            if value is None or callable(value) or p.name in {q.name for q in c.PARAMS}:
+                continue
+            got = _outcome(claim_id, X, y, kernel, learner, {p.name: value})
+            assert got == base, f"{claim_id} with {learner}: {p.name} omitted gives {base}, given {value!r}: {got}"
+            n += 1
+    return n
+
+
+def with_learner_params(ids: list[str]) -> list[str]:
+    """The claims of ``ids`` that name a learner with parameters (the ones check_omitted_is_default compares)."""
+    return [i for i in ids if any(learner_registry.params_of(n) for n in claim_registry.get(i).learners)]
+
+
+def small_sequence(T: int = 10, seed: int = 0):
+    """T points of the unit disc labelled by a fixed linear rule (inside every claim's κ(x, x) ≤ 1)."""
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-1, 1, size=(T, 2))
+    X /= np.maximum(1, np.linalg.norm(X, axis=1))[:, None]
+    return X, np.where(X[:, 0] + 0.3 * X[:, 1] >= 0, 1, -1)

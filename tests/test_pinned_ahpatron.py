@@ -19,7 +19,8 @@ from learners import ahpatron as _ahpatron, avp as _avp, expansion  # noqa: F401
 from bounds.base import PreconditionError
 from bounds.registry import check
 from pinned import Comparator, assert_close, assert_columns, column, gram, replay_aggressive, tiny_sequence
-from param_checks import check_claim_params, claims_in
+from param_checks import (check_claim_params, check_omitted_is_default, claims_in, small_sequence,
+                          with_learner_params)
 
 GAUSS = "gaussian:sigma=1"
 E1 = np.array([1.0, 0.0])
@@ -545,3 +546,10 @@ def test_claim_params_are_what_the_claim_accepts(claim_id):
     """The claims' declared parameters (tests/param_checks.check_claim_params): defaults, ends, choices, boundary
     points, and the learner parameters the claim sets or hunts with, as the claim's validation applies them."""
     check_claim_params(claim_id)
+
+
+@pytest.mark.parametrize("claim_id", with_learner_params(claims_in("bounds.ahpatron") + claims_in("bounds.ahpatron_symbolic")))
+def test_an_omitted_learner_parameter_is_its_default(claim_id):
+    """A calculator reads the learner parameters the learner ran with: the check with them omitted and with each
+    given at its declared default have the same outcome (tests/param_checks.check_omitted_is_default)."""
+    assert check_omitted_is_default(claim_id, *small_sequence()) > 0

@@ -20,7 +20,8 @@ import pytest
 import bounds.avp as avp
 from bounds.oracle import HingeOracle
 from bounds.registry import check
-from param_checks import check_claim_params, claims_in
+from param_checks import (check_claim_params, check_omitted_is_default, claims_in, small_sequence,
+                          with_learner_params)
 
 X2 = np.array([[1.0, 0.0], [0.0, 2.0]])
 Y2 = np.array([1, -1])
@@ -155,3 +156,10 @@ def test_tilted_lower_bound_in_balls_is_the_weak_duality_bound(monkeypatch, U, h
         else:
             assert lower == -math.inf
         assert avp._tilted_dual_ball(orc, nm.asarray(G), math.inf, np.array([1.0, 1.0])) == -math.inf
+
+
+@pytest.mark.parametrize("claim_id", with_learner_params(claims_in("bounds.avp")))
+def test_an_omitted_learner_parameter_is_its_default(claim_id):
+    """A calculator reads the learner parameters the learner ran with: the check with them omitted and with each
+    given at its declared default have the same outcome (tests/param_checks.check_omitted_is_default)."""
+    assert check_omitted_is_default(claim_id, *small_sequence()) > 0

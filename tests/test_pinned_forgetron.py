@@ -23,7 +23,8 @@ from learners import forgetron as _forgetron, forgetron_tuned as _tuned  # noqa:
 from bounds.registry import check
 from pinned import (Comparator, Psi, assert_close, assert_columns, column, forgetron_U, gram, phi_eq43,
                     replay_shrink_remove, tiny_sequence)
-from param_checks import check_claim_params, claims_in
+from param_checks import (check_claim_params, check_omitted_is_default, claims_in, small_sequence,
+                          with_learner_params)
 
 E1, E2 = np.array([1.0, 0.0]), np.array([0.0, 1.0])
 
@@ -896,3 +897,10 @@ def test_certified_threshold_steps_only_on_certain_comparisons():
         forgetron.certified_threshold(point, t.a, 1, 49)
     assert forgetron.eq40_smallest_B()["smallest_B"] == forgetron.certified_threshold(
         lambda B: forgetron.eq40_rhs(iv.mpf(B)), __import__("mpmath").mpf(15) / 32, 1, 10_000)
+
+
+@pytest.mark.parametrize("claim_id", with_learner_params(claims_in("bounds.forgetron") + claims_in("bounds.forgetron_tuned") + claims_in("bounds.constructions")))
+def test_an_omitted_learner_parameter_is_its_default(claim_id):
+    """A calculator reads the learner parameters the learner ran with: the check with them omitted and with each
+    given at its declared default have the same outcome (tests/param_checks.check_omitted_is_default)."""
+    assert check_omitted_is_default(claim_id, *small_sequence()) > 0

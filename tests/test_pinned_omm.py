@@ -22,7 +22,8 @@ from bounds.omm_kappa import (kappa, kappa_circ_closed, s51_bound, s51_factor, s
                               table1_iterations, table1_mistakes, theorem41_bound)
 from bounds.registry import check
 from pinned import assert_close
-from param_checks import check_claim_params, claims_in
+from param_checks import (check_claim_params, check_omitted_is_default, claims_in, small_sequence,
+                          with_learner_params)
 
 DUMMY = (np.zeros((1, 2)), np.array([1]))  # the symbolic modes ignore the sequence
 
@@ -702,3 +703,10 @@ def test_omm_l31_lower_end_is_the_worse_of_both_deviations():
         assert r.holds is (max(dev_tau, dev_w) <= r.tolerance)
         if p == 1.5:
             assert dev_w > 1e3 * dev_tau  # the case that tells max from min
+
+
+@pytest.mark.parametrize("claim_id", with_learner_params(claims_in("bounds.omm")))
+def test_an_omitted_learner_parameter_is_its_default(claim_id):
+    """A calculator reads the learner parameters the learner ran with: the check with them omitted and with each
+    given at its declared default have the same outcome (tests/param_checks.check_omitted_is_default)."""
+    assert check_omitted_is_default(claim_id, *small_sequence()) > 0
