@@ -34,3 +34,23 @@ def test_a_point_added_without_its_round_has_round_minus_one():
     e.add(np.array([1.0, 0.0]), 1.0)
     e.add(np.array([0.0, 1.0]), -1.0, born=7)
     assert list(e.born) == [-1, 7]
+
+
+def test_from_state_takes_the_gram_matrix_given():
+    """KernelExpansion.from_state takes the state as given (the compiled path's final hypothesis), the Gram matrix
+    included, with no kernel evaluation: a Gram matrix deliberately unlike κ(X, X) is kept exactly, and only
+    gram=None (with points) makes it computed, on first use, from the kernel."""
+    from learners.expansion import KernelExpansion
+    from learners.kernels import parse_kernel
+
+    k = parse_kernel("linear")
+    X = np.array([[1.0, 0.0], [0.5, 0.5], [0.0, 2.0]])
+    alpha, born, label = np.array([1.0, -0.5, 0.25]), np.arange(3), np.array([1.0, -1.0, 1.0])
+    marker = np.arange(9.0).reshape(3, 3) + 7.0  # not X Xᵀ
+    f = KernelExpansion.from_state(k, X, alpha, born, label, np.diag(marker), marker, 3.5, 11)
+    assert np.array_equal(f.gram, marker) and f.norm_sq == 3.5 and len(f) == 3
+    g = KernelExpansion.from_state(k, X, alpha, born, label, np.diag(X @ X.T), None, 3.5, 11)
+    assert np.array_equal(g.gram, X @ X.T)
+    e = KernelExpansion.from_state(k, np.zeros((0, 0)), np.zeros(0), np.zeros(0, int), np.zeros(0), np.zeros(0),
+                                   np.zeros((0, 0)), 0.0, 0, dim_known=False)
+    assert len(e) == 0 and e.norm_sq == 0.0
