@@ -1391,11 +1391,11 @@ class NumericalStudy(Claim):
     translation-invariant learners (n-OMM, ce-OMM, e-OMM, PUMMA) keep m, γ̄ and τ under the θ and b*
     transformations; the others degrade.
 
-    No sequence: the ten variants (θ ∈ ``thetas`` × b* ∈ {b*, 0}) are built with ``passes`` passes of one shared
-    permutation (``seed``). Invariant learners: lhs = the largest change of m, τ (exact) and γ̄ (absolute) against
-    the (θ = 0, b* = 0) variant, rhs = 0, tolerance 1e-6 (1e-5 for n-OMM's conic solves). Others, reading of
-    "degrade": some variant makes strictly more mistakes than the most favourable one (θ = 0, b* = 0):
-    lhs = m(θ = 0, b* = 0) + 1, rhs = max over the variants of m.
+    No sequence: the ten variants (θ ∈ ``thetas`` × b* ∈ {b*, 0}; θ = 0, the baseline, is added when not given) are
+    built with ``passes`` passes of one shared permutation (``seed``). Invariant learners: lhs = the largest change
+    of m, τ (exact) and γ̄ (absolute) against the (θ = 0, b* = 0) variant, rhs = 0, tolerance 1e-6 (1e-5 for n-OMM's
+    conic solves). Others, reading of "degrade": some variant makes strictly more mistakes than the most favourable
+    one (θ = 0, b* = 0): lhs = m(θ = 0, b* = 0) + 1, rhs = max over the variants of m.
     """
 
     id = "OMM-NUM"
@@ -1414,7 +1414,8 @@ class NumericalStudy(Claim):
         from adversaries.realdata import table
 
         c = ctx.claim_params
-        rows = table(tuple(c["thetas"]), int(c["passes"]), int(c["seed"]), names=(ctx.learner,))
+        thetas = tuple(c["thetas"]) if 0.0 in c["thetas"] else (0.0, *c["thetas"])  # θ = 0: the baseline variant
+        rows = table(thetas, int(c["passes"]), int(c["seed"]), names=(ctx.learner,))
         base = next(r for r in rows if r["bias0"] and r["theta"] == 0.0)
         if ctx.learner in INVARIANT:
             dev = 0.0

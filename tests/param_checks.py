@@ -19,6 +19,7 @@ declares them.
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -201,3 +202,49 @@ def small_sequence(T: int = 10, seed: int = 0):
     X = rng.uniform(-1, 1, size=(T, 2))
     X /= np.maximum(1, np.linalg.norm(X, axis=1))[:, None]
     return X, np.where(X[:, 0] + 0.3 * X[:, 1] >= 0, 1, -1)
+
+
+# ------------------------------------------------------------------- the declared range is the claim's hypothesis
+def _inside(p, side: str):
+    """The admissible value nearest a declared end: the end itself when closed, else 1e-12·max(1, |end|) inside
+    (the next integer for an int)."""
+    v = p.low if side == "low" else p.high
+    if not (p.low_open if side == "low" else p.high_open):
+        return v
+    if p.kind == "int":
+        return v + 1 if side == "low" else v - 1
+    step = 1e-12 * max(1.0, abs(v))
+    return v + step if side == "low" else v - step
+
+
+def check_ends_meet_the_hypotheses(claim_id: str, X, y, kernel: str = "linear") -> int:
+    """Every admissible value at the ends of a claim parameter's declared range passes the claim's own hypotheses
+    on that parameter: a check at it never fails with a precondition about that parameter alone (the declaration
+    and the preconditions state the same hypothesis, e.g. RBP-E's γ > 1; hypotheses that also name other parameters
+    or the data, like POM-L4's D ≥ κ(x, x), are cross-parameter rules), and never crashes: only a ValueError (a
+    refusal) may end it. Returns the number of values tried."""
+    from bounds.base import PreconditionError
+
+    c = claim_registry.get(claim_id)
+    n = 0
+    for p in c.PARAMS:
+        if p.kind not in ("int", "float", "floats"):
+            continue
+        for side, _, _ in _ends(p):
+            v = _inside(p, side)
+            try:
+                claim_registry.check(claim_id, X if c.needs_sequence else None, y if c.needs_sequence else None,
+                                     kernel=kernel, params={p.name: _one(p, v)}, certify=False)
+            except PreconditionError as exc:  # a hypothesis on this parameter alone ("gamma > 1", "0 < conf < 1")
+                alone = set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", exc.name)) == {p.name}
+                assert not alone, f"{claim_id}: {p.name} = {v!r} is declared admissible but {exc}"
+            except ValueError:
+                pass  # an evaluation the parameter's extreme makes impossible is not a hypothesis
+            n += 1
+    return n
+
+
+def with_declared_ends(ids: list[str]) -> list[str]:
+    """The claims of ``ids`` with a numeric parameter whose range has a finite end."""
+    return [i for i in ids
+            if any(p.kind in ("int", "float", "floats") and _ends(p) for p in claim_registry.get(i).PARAMS)]

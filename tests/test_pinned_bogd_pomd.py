@@ -22,8 +22,8 @@ from learners import gram_factor, ogd, pomd as _pomd  # noqa: F401  (replayed he
 from bounds.base import PreconditionError
 from bounds.registry import check
 from pinned import Comparator, assert_close, assert_columns, column, gram, replay_bogd, tiny_sequence
-from param_checks import (check_claim_params, check_omitted_is_default, claims_in, small_sequence,
-                          with_learner_params)
+from param_checks import (check_claim_params, check_ends_meet_the_hypotheses, check_omitted_is_default, claims_in,
+                          small_sequence, with_declared_ends, with_learner_params)
 
 GAUSS = "gaussian:sigma=1"
 BOGD_COLUMNS = ("loss", "grad", "removal", "i_k", "p_chosen", "p_min", "p_max", "p_min_raw", "alpha_before",
@@ -906,3 +906,10 @@ def test_an_omitted_learner_parameter_is_its_default(claim_id):
     """A calculator reads the learner parameters the learner ran with: the check with them omitted and with each
     given at its declared default have the same outcome (tests/param_checks.check_omitted_is_default)."""
     assert check_omitted_is_default(claim_id, *small_sequence()) > 0
+
+
+@pytest.mark.parametrize("claim_id", with_declared_ends(claims_in("bounds.bogd") + claims_in("bounds.pomd")))
+def test_declared_ends_meet_the_claims_hypotheses(claim_id):
+    """A claim parameter's declared range is its hypothesis: values at its ends pass the claim's preconditions on
+    that parameter and never crash the check (tests/param_checks.check_ends_meet_the_hypotheses)."""
+    assert check_ends_meet_the_hypotheses(claim_id, *small_sequence()) > 0

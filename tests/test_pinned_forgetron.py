@@ -23,8 +23,8 @@ from learners import forgetron as _forgetron, forgetron_tuned as _tuned  # noqa:
 from bounds.registry import check
 from pinned import (Comparator, Psi, assert_close, assert_columns, column, forgetron_U, gram, phi_eq43,
                     replay_shrink_remove, tiny_sequence)
-from param_checks import (check_claim_params, check_omitted_is_default, claims_in, small_sequence,
-                          with_learner_params)
+from param_checks import (check_claim_params, check_ends_meet_the_hypotheses, check_omitted_is_default, claims_in,
+                          small_sequence, with_declared_ends, with_learner_params)
 
 E1, E2 = np.array([1.0, 0.0]), np.array([0.0, 1.0])
 
@@ -899,8 +899,17 @@ def test_certified_threshold_steps_only_on_certain_comparisons():
         lambda B: forgetron.eq40_rhs(iv.mpf(B)), __import__("mpmath").mpf(15) / 32, 1, 10_000)
 
 
-@pytest.mark.parametrize("claim_id", with_learner_params(claims_in("bounds.forgetron") + claims_in("bounds.forgetron_tuned") + claims_in("bounds.constructions")))
+@pytest.mark.parametrize("claim_id", with_learner_params(
+    claims_in("bounds.forgetron") + claims_in("bounds.forgetron_tuned") + claims_in("bounds.constructions")))
 def test_an_omitted_learner_parameter_is_its_default(claim_id):
     """A calculator reads the learner parameters the learner ran with: the check with them omitted and with each
     given at its declared default have the same outcome (tests/param_checks.check_omitted_is_default)."""
     assert check_omitted_is_default(claim_id, *small_sequence()) > 0
+
+
+@pytest.mark.parametrize("claim_id", with_declared_ends(
+    claims_in("bounds.forgetron") + claims_in("bounds.forgetron_tuned") + claims_in("bounds.constructions")))
+def test_declared_ends_meet_the_claims_hypotheses(claim_id):
+    """A claim parameter's declared range is its hypothesis: values at its ends pass the claim's preconditions on
+    that parameter and never crash the check (tests/param_checks.check_ends_meet_the_hypotheses)."""
+    assert check_ends_meet_the_hypotheses(claim_id, *small_sequence()) > 0

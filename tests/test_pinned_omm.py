@@ -22,8 +22,8 @@ from bounds.omm_kappa import (kappa, kappa_circ_closed, s51_bound, s51_factor, s
                               table1_iterations, table1_mistakes, theorem41_bound)
 from bounds.registry import check
 from pinned import assert_close
-from param_checks import (check_claim_params, check_omitted_is_default, claims_in, small_sequence,
-                          with_learner_params)
+from param_checks import (check_claim_params, check_ends_meet_the_hypotheses, check_omitted_is_default, claims_in,
+                          small_sequence, with_declared_ends, with_learner_params)
 
 DUMMY = (np.zeros((1, 2)), np.array([1]))  # the symbolic modes ignore the sequence
 
@@ -177,6 +177,15 @@ def test_table1_by_hand():
     assert_close(table1_iterations(0.6, 0.5, 6.0, 2.0), 2 + 2 * L / -math.log(0.5 + 0.09), "1 <= q < sqrt2")
     assert_close(table1_iterations(1.5, 0.2, 6.0, 2.0), 2 + 2 * L / -math.log(1 - (0.8 / 1.5) ** 2), "q >= sqrt2")
     assert table1_iterations(0.45, 0.5, 6.0, 2.0) is None  # 1 − φ ≤ q < 1: no printed case
+    # the case edges, closed as printed: q = 1 (r = 1, φ = 0) is "1 ≤ q < √2"; q = √2 exactly (the float √2 at φ = 0)
+    # is "q ≥ √2", as is r = √2 for the mistakes
+    assert_close(table1_iterations(1.0, 0.0, 6.0, 2.0), 2 + 2 * L / -math.log(0.25), "q = 1 edge")
+    s2 = math.sqrt(2)
+    assert_close(table1_iterations(s2, 0.0, 6.0, 2.0), 2 + 2 * L / -math.log(1 - 1 / s2 ** 2), "q = sqrt2 edge")
+    assert table1_iterations(0.25, 0.5, 6.0, 2.0) is None  # q = 0.5 = 1 − φ is not "< 1 − φ" (nor ≥ 1)
+    # a factor that rounds to 1 in float64 (φ → 1, or r huge): −log X = 0, the printed bound is +∞ (never 1/0)
+    assert table1_iterations(1.0, 1 - 1e-12, 6.0, 2.0) == math.inf
+    assert table1_mistakes(1e9, 6.0, 2.0) == math.inf
 
 
 @pytest.mark.claim("OMM-APPA")
@@ -710,3 +719,19 @@ def test_an_omitted_learner_parameter_is_its_default(claim_id):
     """A calculator reads the learner parameters the learner ran with: the check with them omitted and with each
     given at its declared default have the same outcome (tests/param_checks.check_omitted_is_default)."""
     assert check_omitted_is_default(claim_id, *small_sequence()) > 0
+
+
+@pytest.mark.parametrize("claim_id", with_declared_ends(claims_in("bounds.omm")))
+def test_declared_ends_meet_the_claims_hypotheses(claim_id):
+    """A claim parameter's declared range is its hypothesis: values at its ends pass the claim's preconditions on
+    that parameter and never crash the check (tests/param_checks.check_ends_meet_the_hypotheses)."""
+    assert check_ends_meet_the_hypotheses(claim_id, *small_sequence()) > 0
+
+
+@pytest.mark.claim("OMM-NUM")
+def test_omm_num_baseline_is_added_when_not_given():
+    """OMM-NUM compares every variant with the (θ = 0, b* = 0) one: given θ's without 0, the baseline is added (it
+    was a StopIteration crash); the verdict is the one with θ = 0 listed explicitly."""
+    a = check("OMM-NUM", learner="perceptron-bias", params={"thetas": [10.0]})
+    b = check("OMM-NUM", learner="perceptron-bias", params={"thetas": [0.0, 10.0]})
+    assert (a.holds, a.lhs, a.rhs, a.terms) == (b.holds, b.lhs, b.rhs, b.terms) and a.terms["variants"] == 4
