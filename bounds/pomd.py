@@ -54,7 +54,7 @@ def _holds_exactly(b, q) -> bool:
 
     def exact(x):
         m, e = x.man_exp()
-        return fmpq(int(m)) * fmpq(2) ** int(e) if e >= 0 else fmpq(int(m), 2 ** int(-e))
+        return fmpq(int(m)) * fmpq(2) ** int(e)  # m·2^e exactly (fmpq takes negative powers)
 
     mid, rad = exact(b.a.mid()), exact(b.a.rad())
     return mid - rad <= q <= mid + rad

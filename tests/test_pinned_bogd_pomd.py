@@ -913,3 +913,30 @@ def test_declared_ends_meet_the_claims_hypotheses(claim_id):
     """A claim parameter's declared range is its hypothesis: values at its ends pass the claim's preconditions on
     that parameter and never crash the check (tests/param_checks.check_ends_meet_the_hypotheses)."""
     assert check_ends_meet_the_hypotheses(claim_id, *small_sequence()) > 0
+
+
+def test_a_ball_contains_a_rational_decided_exactly():
+    """bounds.pomd._holds_exactly: whether a ball contains a rational, decided on the ball's exact binary centre and
+    radius, each m·2^e (for every sign of e; the radius is stored rounded up to 30 bits, read back exactly here):
+    the ends mid ± rad are contained, a rational 2⁻²⁰⁰ beyond either end is not. Centres 3/8 (e < 0), 96 = 3·2⁵
+    (e > 0) and 3 (e = 0); and a ball of radius 0."""
+    from fractions import Fraction
+
+    from flint import arb, fmpq
+
+    from bounds.pomd import _holds_exactly
+    from learners import numeric as nm
+
+    def exact(x):  # m·2^e as a Fraction, independently of the code under test
+        m, e = x.man_exp()
+        return Fraction(int(m)) * Fraction(2) ** int(e)
+
+    tiny = fmpq(1, 2**200)
+    for mid, rad in ((0.375, 0.125), (96.0, 32.0), (3.0, 0.5), (0.75, 0.0)):
+        a = arb(mid, rad)
+        c, r = exact(a.mid()), exact(a.rad())
+        lo, hi = fmpq(*(c - r).as_integer_ratio()), fmpq(*(c + r).as_integer_ratio())
+        with nm.ball_arithmetic(128):
+            b = nm.ball(nm.Ball(a))
+        assert _holds_exactly(b, lo) and _holds_exactly(b, hi) and _holds_exactly(b, fmpq(*c.as_integer_ratio()))
+        assert not _holds_exactly(b, lo - tiny) and not _holds_exactly(b, hi + tiny)
