@@ -306,7 +306,7 @@ def stacked_removal_rows(logs: list) -> tuple[np.ndarray, np.ndarray, np.ndarray
     """The removal logs of several runs as one :func:`removal_rows` tuple plus the run of each row, in run order
     (the ``removals`` of a ``learners.trace.Stack``)."""
     parts = [removal_rows(log) for log in logs]
-    rows = [p[0] for p in parts if len(p[0])]
+    rows = [R for R, _, _ in parts if len(R)]  # an empty log's (0, 4, 1) placeholder is left out
     return (np.concatenate(rows) if rows else np.zeros((0, 4, 1)),
             *(np.concatenate([p[c] for p in parts]) for c in (1, 2)),
             np.concatenate([np.full(len(p[1]), j, np.int64) for j, p in enumerate(parts)]))

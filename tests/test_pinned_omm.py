@@ -735,3 +735,16 @@ def test_omm_num_baseline_is_added_when_not_given():
     a = check("OMM-NUM", learner="perceptron-bias", params={"thetas": [10.0]})
     b = check("OMM-NUM", learner="perceptron-bias", params={"thetas": [0.0, 10.0]})
     assert (a.holds, a.lhs, a.rhs, a.terms) == (b.holds, b.lhs, b.rhs, b.terms) and a.terms["variants"] == 4
+
+
+@pytest.mark.claim("OMM-T41")
+def test_omm_t41_refuses_a_phi_above_rho_below_one():
+    """Theorem 4.1 is about φ ≤ ρ (and φ < 1): φ = 0.9 with ρ = 0.5 is refused by the precondition even though
+    φ < 1; φ = 0.5 = ρ is admitted."""
+    from bounds.base import PreconditionError
+
+    X = np.array([[1.0, 0.2], [0.8, -0.1], [-1.0, 0.1], [-0.7, -0.3]])
+    y = np.array([1, 1, -1, -1])
+    with pytest.raises(PreconditionError, match=r"phi <= rho"):
+        check("OMM-T41", X, y, kernel="linear", learner="omm-efficient", params={"rho": 0.5, "phis": [0.9]})
+    check("OMM-T41", X, y, kernel="linear", learner="omm-efficient", params={"rho": 0.5, "phis": [0.5]})
