@@ -562,3 +562,29 @@ def test_declared_ends_meet_the_claims_hypotheses(claim_id):
     """A claim parameter's declared range is its hypothesis: values at its ends pass the claim's preconditions on
     that parameter and never crash the check (tests/param_checks.check_ends_meet_the_hypotheses)."""
     assert check_ends_meet_the_hypotheses(claim_id, *small_sequence()) > 0
+
+
+def test_surd_sign_is_the_exact_sign():
+    """bounds.ahpatron.surd_sign(p, r, r2) = sign(p + r·√r2) exactly, against an independent reference on every
+    combination of small rationals: in Fractions where r2 is a perfect square (exact zeros such as −2 + 1·√4), else
+    with mpmath at 60 digits (then p + r√r2 ≠ 0 for r ≠ 0, an irrational)."""
+    import itertools
+    from fractions import Fraction as F
+
+    import mpmath
+
+    vals = [F(-3), F(-2), F(-1, 2), F(0), F(1, 3), F(1), F(2), F(5, 2)]
+    squares = {F(0): F(0), F(1, 4): F(1, 2), F(1): F(1), F(4): F(2), F(9, 4): F(3, 2)}
+    seen = set()
+    for p, r, r2 in itertools.product(vals, vals, [F(0), F(1, 4), F(1), F(2), F(4), F(9, 4), F(1, 3)]):
+        if r2 in squares:
+            v = p + r * squares[r2]
+            want = (v > 0) - (v < 0)
+        else:
+            with mpmath.workdps(60):
+                v = mpmath.mpf(p.numerator) / p.denominator + mpmath.mpf(r.numerator) / r.denominator * mpmath.sqrt(
+                    mpmath.mpf(r2.numerator) / r2.denominator)
+            want = (v > 0) - (v < 0)
+        assert ahpatron.surd_sign(p, r, r2) == want, (p, r, r2)
+        seen.add(want)
+    assert seen == {-1, 0, 1}
