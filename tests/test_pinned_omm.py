@@ -223,8 +223,10 @@ def test_ex51_values():
     r = check("OMM-EX51", X, y, kernel="linear", learner="perceptron", params={"part": "perceptron"})
     assert r.terms["m"] == m
     assert r.terms["updates (y w.x <= 0) t<=m"] == _perceptron_updates(X, y, m) == m
+    # counts compared exactly: one prediction mistake fewer than m rounds would be a violation, not within a tolerance
+    assert r.lhs == m and r.rhs == r.terms["prediction mistakes t<=m"] and r.tolerance == 0.0
     r = check("OMM-EX51", X, y, kernel="linear", learner="omm-efficient", params={"part": "omm"})
-    assert r.rhs == 2 and r.lhs <= 2 and r.terms["r"] == 0.5
+    assert r.rhs == 2 and r.lhs <= 2 and r.terms["r"] == 0.5 and r.tolerance == 0.0
     r = check("OMM-EX51", *DUMMY, params={"part": "algebra"})
     assert r.terms["(c+r)^2+1"] == "85/4"
     assert r.terms["printed"] == "77/4"  # c² + 4/c² + 3 = 16 + 1/4 + 3
