@@ -248,3 +248,9 @@ def with_declared_ends(ids: list[str]) -> list[str]:
     """The claims of ``ids`` with a numeric parameter whose range has a finite end."""
     return [i for i in ids
             if any(p.kind in ("int", "float", "floats") and _ends(p) for p in claim_registry.get(i).PARAMS)]
+
+
+def with_declarations(ids: list[str]) -> list[str]:
+    """The claims of ``ids`` that declare something check_claim_params checks (PARAMS, learner_defaults or
+    hunt_params): the others would make a parametrised test that asserts nothing."""
+    return [i for i in ids if (lambda c: c.PARAMS or c.learner_defaults or c.hunt_params)(claim_registry.get(i))]

@@ -20,7 +20,8 @@ from bounds.base import PreconditionError
 from bounds.registry import check
 from pinned import Comparator, assert_close, assert_columns, column, gram, replay_aggressive, tiny_sequence
 from param_checks import (check_claim_params, check_ends_meet_the_hypotheses, check_omitted_is_default, claims_in,
-                          small_sequence, with_declared_ends, with_learner_params)
+                          small_sequence, with_declarations, with_declared_ends,
+                          with_learner_params)
 
 GAUSS = "gaussian:sigma=1"
 E1 = np.array([1.0, 0.0])
@@ -541,7 +542,8 @@ def test_ahp_t6_run_mode_without_halving_uses_the_zeta_zero_limit():
     assert r.holds is True
 
 
-@pytest.mark.parametrize("claim_id", claims_in("bounds.ahpatron") + claims_in("bounds.ahpatron_symbolic"))
+@pytest.mark.parametrize("claim_id", with_declarations(
+    claims_in("bounds.ahpatron") + claims_in("bounds.ahpatron_symbolic")))
 def test_claim_params_are_what_the_claim_accepts(claim_id):
     """The claims' declared parameters (tests/param_checks.check_claim_params): defaults, ends, choices, boundary
     points, and the learner parameters the claim sets or hunts with, as the claim's validation applies them."""

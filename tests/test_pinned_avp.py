@@ -21,7 +21,8 @@ import bounds.avp as avp
 from bounds.oracle import HingeOracle
 from bounds.registry import check
 from param_checks import (check_claim_params, check_ends_meet_the_hypotheses, check_omitted_is_default, claims_in,
-                          small_sequence, with_declared_ends, with_learner_params)
+                          small_sequence, with_declarations, with_declared_ends,
+                          with_learner_params)
 
 X2 = np.array([[1.0, 0.0], [0.0, 2.0]])
 Y2 = np.array([1, -1])
@@ -125,7 +126,7 @@ def test_auer_lemma_pinned_with_positive_xi():
     assert r.holds is True
 
 
-@pytest.mark.parametrize("claim_id", claims_in("bounds.avp"))
+@pytest.mark.parametrize("claim_id", with_declarations(claims_in("bounds.avp")))
 def test_claim_params_are_what_the_claim_accepts(claim_id):
     """The claims' declared parameters (tests/param_checks.check_claim_params): defaults, ends, choices, boundary
     points, and the learner parameters the claim sets or hunts with, as the claim's validation applies them."""

@@ -23,7 +23,8 @@ from bounds.base import PreconditionError
 from bounds.registry import check
 from pinned import Comparator, assert_close, assert_columns, column, gram, replay_bogd, tiny_sequence
 from param_checks import (check_claim_params, check_ends_meet_the_hypotheses, check_omitted_is_default, claims_in,
-                          small_sequence, with_declared_ends, with_learner_params)
+                          small_sequence, with_declarations, with_declared_ends,
+                          with_learner_params)
 
 GAUSS = "gaussian:sigma=1"
 BOGD_COLUMNS = ("loss", "grad", "removal", "i_k", "p_chosen", "p_min", "p_max", "p_min_raw", "alpha_before",
@@ -894,7 +895,7 @@ def test_bogd_t4_needs_nonnegative_kernel_values_in_both_arithmetics(ball):
             calc.preconditions(Context(calc, X, y, "linear", "bogd++", {"B": 2}))
 
 
-@pytest.mark.parametrize("claim_id", claims_in("bounds.bogd") + claims_in("bounds.pomd"))
+@pytest.mark.parametrize("claim_id", with_declarations(claims_in("bounds.bogd") + claims_in("bounds.pomd")))
 def test_claim_params_are_what_the_claim_accepts(claim_id):
     """The claims' declared parameters (tests/param_checks.check_claim_params): defaults, ends, choices, boundary
     points, and the learner parameters the claim sets or hunts with, as the claim's validation applies them."""

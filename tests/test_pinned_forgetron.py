@@ -24,7 +24,8 @@ from bounds.registry import check
 from pinned import (Comparator, Psi, assert_close, assert_columns, column, forgetron_U, gram, phi_eq43,
                     replay_shrink_remove, tiny_sequence)
 from param_checks import (check_claim_params, check_ends_meet_the_hypotheses, check_omitted_is_default, claims_in,
-                          small_sequence, with_declared_ends, with_learner_params)
+                          small_sequence, with_declarations, with_declared_ends,
+                          with_learner_params)
 
 E1, E2 = np.array([1.0, 0.0]), np.array([0.0, 1.0])
 
@@ -850,7 +851,8 @@ def test_interval_verdict_rule():
     assert iv(0.0, 1.0, 5.0, 0.8, 0.1) is None
 
 
-@pytest.mark.parametrize("claim_id", claims_in("bounds.forgetron") + claims_in("bounds.forgetron_tuned") + claims_in("bounds.constructions"))
+@pytest.mark.parametrize("claim_id", with_declarations(
+    claims_in("bounds.forgetron") + claims_in("bounds.forgetron_tuned") + claims_in("bounds.constructions")))
 def test_claim_params_are_what_the_claim_accepts(claim_id):
     """The claims' declared parameters (tests/param_checks.check_claim_params): defaults, ends, choices, boundary
     points, and the learner parameters the claim sets or hunts with, as the claim's validation applies them."""

@@ -23,7 +23,8 @@ from bounds.omm_kappa import (kappa, kappa_circ_closed, s51_bound, s51_factor, s
 from bounds.registry import check
 from pinned import assert_close
 from param_checks import (check_claim_params, check_ends_meet_the_hypotheses, check_omitted_is_default, claims_in,
-                          small_sequence, with_declared_ends, with_learner_params)
+                          small_sequence, with_declarations, with_declared_ends,
+                          with_learner_params)
 
 DUMMY = (np.zeros((1, 2)), np.array([1]))  # the symbolic modes ignore the sequence
 
@@ -690,7 +691,7 @@ def test_inner_l2_closed_form_by_case():
     assert _inner_l2(ell, s) == pytest.approx(want, rel=1e-15, abs=1e-15)
 
 
-@pytest.mark.parametrize("claim_id", claims_in("bounds.omm"))
+@pytest.mark.parametrize("claim_id", with_declarations(claims_in("bounds.omm")))
 def test_claim_params_are_what_the_claim_accepts(claim_id):
     """The claims' declared parameters (tests/param_checks.check_claim_params): defaults, ends, choices, boundary
     points, and the learner parameters the claim sets or hunts with, as the claim's validation applies them."""
