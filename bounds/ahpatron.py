@@ -263,7 +263,8 @@ class AhpatronTheorem5(Claim):
     degree 10⁶ rounds by up to 10⁻¹⁰, never enters it) and κ(x, x) = 1 is checked exactly."""
 
     id = "AHP-T5"
-    PARAMS = (P.Param("U", "float", 1.0, low=1.0, doc="U >= 1: the comparator radius", boundary=(1.0, 2.0, 10.0)),)
+    PARAMS = (P.Param("U", "float", 1.0, low=1.0, doc="U >= 1: the comparator radius",
+                      boundary=(1.0, 2.0, 10.0)),)  # tuning: the search's boundary points
 
     def preconditions(self, ctx):
         diag = ctx.kernel.diag(ctx.X)
@@ -340,16 +341,17 @@ class AhpatronTheorem6(Claim):
     id = "AHP-T6"
     learners = ("ahpatron",)
     PARAMS = (
-        P.unit("gamma", 0.1, "γ ∈ (0, 1)", low_open=True, high_open=True, boundary=(0.1, 0.5, 1e-3, 1 - 1e-3)),
+        P.unit("gamma", 0.1, "γ ∈ (0, 1)", low_open=True, high_open=True,
+               boundary=(0.1, 0.5, 1e-3, 1 - 1e-3)),  # tuning: the search's boundary points
         P.Param("zeta", "float", "run", low=0.0, low_open=True, high=2.0, choices=("run", "all"),
                 doc="ζ ∈ (0, 2], or 'run' (ζ of the run) or 'all' (a grid over the admissible ζ)",
-                boundary=("run", "all", 0.5, 0.5 - 1e-9, 0.5 + 1e-9, 2.0)),
+                boundary=("run", "all", 0.5, 0.5 - 1e-9, 0.5 + 1e-9, 2.0)),  # tuning: the search's boundary points
         P.Param("zeta_grid", "int", 9, low=2, high=1000, doc="grid size of zeta=all", search=False),
     )
     # c_t = ‖f_t‖/U (preset experiments), B ≥ 16 and a radius small enough that ζ_run up to ≈ 1.5 stays admissible
     # with γ = 0.1 and ε = 0.9: the defaults then meet every hypothesis of the theorem
     learner_defaults = {"B": 16, "preset": "experiments", "U": 0.5, "eps": 0.9}
-    hunt_params = {"B": 16, "preset": "experiments", "U": 0.5, "eps": 0.9, "gamma": 0.1}
+    hunt_params = {**learner_defaults, "gamma": 0.1}  # tuning: where the hunt starts (no check reads hunt_params)
 
     def preconditions(self, ctx):
         p = ctx.resolved_params()

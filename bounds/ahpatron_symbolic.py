@@ -84,7 +84,7 @@ class AhpatronTheorem4Steps(Claim):
     # B_min is part of the statement (the printed threshold 50), not a range: a hunt drawing it would check a
     # different theorem ("for B ≥ 1") and report its failure as Theorem 4's (a false alarm seen in a campaign).
     PARAMS = (P.Param("B_min", "int", 50, low=1, high=10**6, doc="the budget threshold of the 3U/√B step",
-                      boundary=(50, 49, 1), search=False),)
+                      boundary=(50, 49, 1), search=False),)  # tuning: the search's boundary points
 
     def evaluate(self, ctx):
         steps = theorem4_steps(int(ctx.claim_params["B_min"]))

@@ -167,7 +167,8 @@ class AVPTheorem3(Claim):
 
     id = "AVP-T3"
     learners = ("avp",)
-    hunt_params = {"U": 1.5, "lam": 0.5, "eps": 0.6}  # a finite U, so the projection step is exercised
+    # where `boundlab hunt` starts: a finite U, so the projection step is exercised
+    hunt_params = {"U": 1.5, "lam": 0.5, "eps": 0.6}  # tuning: the hunt's start (no check reads hunt_params)
 
     def preconditions(self, ctx):
         given = ctx.resolved_params()["lam"]  # a given constant or list is refused before the run (λ = 1e308 overflows it)
@@ -319,8 +320,10 @@ class AuerLemma(Claim):
 
     id = "ACG-L2"
     needs_sequence = False
-    PARAMS = (P.Param("l", "floats", [1, 0, 2.5, 1, 0, 0.25, 3], low=0.0, doc="the l_t ≥ 0", boundary=([0.0],)),
-              P.Param("xi", "float", 1.0, low=0.0, doc="ξ ≥ 0", boundary=(0.0,)))
+    PARAMS = (P.Param("l", "floats", [1, 0, 2.5, 1, 0, 0.25, 3], low=0.0, doc="the l_t ≥ 0",
+                      boundary=([0.0],)),  # tuning: the search's boundary points
+              P.Param("xi", "float", 1.0, low=0.0, doc="ξ ≥ 0",
+                      boundary=(0.0,)))  # tuning: the search's boundary points
 
     def preconditions(self, ctx):
         l, xi = ctx.claim_params["l"], ctx.claim_params["xi"]

@@ -52,7 +52,7 @@ class BudgetLowerBound(Claim):
     # every budgeted learner plays T rounds and each verdict is re-derived in ball arithmetic: the cost grows
     # steeply with B (measured on a loaded 2-core machine: 9 s CPU at B = 50, 61 s at B = 100), hence B ≤ 40
     PARAMS = (P.Param("B", "int", 8, low=1, high=40, doc="the budget B of the construction (B >= 1)",
-                      boundary=(1, 2, 8, 40)),
+                      boundary=(1, 2, 8, 40)),  # tuning: the search's boundary points
               P.Param("T", "int", 0, low=0, high=500, doc="rounds (0: 3(B+1))", search=False),
               P.seed(doc="seed of the construction's draws"))
     needs_sequence = False

@@ -47,7 +47,7 @@ from learners.expansion import KernelExpansion
 from learners.forgetron import Psi, ShrinkRemovePerceptron, forgetron_phi_cap, forgetron_radius
 from learners import params as P
 
-from .base import Claim, Context, PreconditionError, tolerance
+from .base import UNIT_KERNEL_RTOL, Claim, Context, PreconditionError, tolerance, within_unit_kernel
 from .certificate import dual_rounds
 from .oracle import HingeOracle, against_comparators
 from .registry import claim
@@ -148,6 +148,27 @@ def eq40_rhs(B: Any) -> Any:
     return t1 + t2 + t3
 
 
+def certified_threshold(h_iv, target, lo: int, hi: int) -> int:
+    """The smallest integer B in (lo, hi] with h(B) ≤ target, for h non-increasing, by bisection on the interval
+    enclosures ``h_iv(B)`` (mpmath ``iv`` intervals, ends ``.a`` ≤ ``.b``); ``lo`` itself is never tested (the answer
+    is ``lo + 1`` when every B in (lo, hi] qualifies). A step is taken only on a certain comparison: h(B) ≤ target
+    when the upper end is ≤ target, h(B) > target when the lower end is > target; an enclosure that contains
+    target (also one whose lower end *is* target) decides nothing and raises ArithmeticError. ValueError when h(hi)
+    is not certainly ≤ target."""
+    if not h_iv(hi).b <= target:
+        raise ValueError(f"h does not reach the target by B = {hi}")
+    while hi - lo > 1:  # invariant: h(hi) ≤ target certainly; h(lo) > target certainly (or lo is the start)
+        mid = (lo + hi) // 2
+        v = h_iv(mid)
+        if v.b <= target:
+            hi = mid
+        elif v.a > target:
+            lo = mid
+        else:
+            raise ArithmeticError(f"the enclosure of h at B = {mid} contains the target {target}")
+    return hi
+
+
 @functools.lru_cache(maxsize=4)  # tuning: a cache size, no value depends on it
 def eq40_smallest_B(limit: int = 10_000) -> dict:  # tuning: the search's upper end (h(10_000) < 15/32 by far)
     """The exact smallest integer B ≥ 1 with eq. 40's right side ≤ 15/32, certified with interval arithmetic.
@@ -165,18 +186,10 @@ def eq40_smallest_B(limit: int = 10_000) -> dict:  # tuning: the search's upper 
         return 1 / b + 2 / iv.sqrt(b) + 1 / (2 * iv.sqrt(iv.log(b)))
 
     with mpmath.workdps(50):  # tuning: interval precision (the margins at B = 82, 83 are ~1e-3)
-        lo, hi = 1, limit
-        if not h_iv(hi).b <= target:
-            raise ValueError(f"eq. 40 does not reach 15/32 below B = {limit}")
-        while hi - lo > 1:  # invariant: h(hi) ≤ 15/32 certainly; h(lo) > 15/32 certainly (or lo = 1)
-            mid = (lo + hi) // 2
-            v = h_iv(mid)
-            if v.b <= target:
-                hi = mid
-            elif v.a > target:
-                lo = mid
-            else:
-                raise ArithmeticError(f"interval for eq. 40 at B = {mid} straddles 15/32")
+        try:
+            hi = certified_threshold(h_iv, target, 1, limit)
+        except ValueError:
+            raise ValueError(f"eq. 40 does not reach 15/32 below B = {limit}") from None
         root = mpmath.findroot(lambda b: eq40_rhs(b) - target, hi)
         return {"smallest_B": hi, "h(smallest_B)": eq40_rhs(mpmath.mpf(hi)), "h(smallest_B - 1)":
                 eq40_rhs(mpmath.mpf(hi - 1)), "real_crossing": root, "monotone": eq40_monotone()}
@@ -708,10 +721,11 @@ class ForgetronLemma8(Claim):
             diag = ctx.kernel.diag(ctx.X)
             if nm.is_ball():  # certified: κ(x_t, x_t) ≤ 1 exactly (no tolerance)
                 ok = all(nm.ball(v) <= 1 for v in diag)
-            else:
-                ok = bool(np.all(diag <= 1 + 1e-12))
+            else:  # the float rule of every claim's κ ≤ 1 hypothesis (bounds.base), with its stated tolerance
+                ok = within_unit_kernel(diag)
             ctx.require("kappa(x,x) <= 1", ok, f"the claim assumes κ(x_t, x_t) ≤ 1 but max_t κ(x_t, x_t) = "
-                                               f"{max(nm.mid(v) for v in diag):.6g}")
+                                               f"{max(nm.mid(v) for v in diag):.6g}" + ("" if nm.is_ball() else
+                                               f" (relative tolerance {UNIT_KERNEL_RTOL:g})"))
         self._B = B
 
     def evaluate(self, ctx):

@@ -346,13 +346,17 @@ def m_count(tr, phi: float, gamma_ref: "float | None" = None) -> int:
 
 
 # ------------------------------------------------------------------------------ parameter declarations
-P_PARAM = P.Param("p", "float", 2.0, low=P_MIN, high=P_MAX, doc="the l_p norm", boundary=(2.0, 1.5, 4.0))
+P_PARAM = P.Param("p", "float", 2.0, low=P_MIN, high=P_MAX, doc="the l_p norm",
+                  boundary=(2.0, 1.5, 4.0))  # tuning: the search's boundary points
 # |δ|, |η| ≤ 10⁶: the closed forms square them, and the numerical maximisation is float64
-DELTA = P.Param("delta", "float", 0.5, low=-1e6, high=1e6, doc="δ of κ∘(δ, η)", boundary=(0.0, -1.0, 0.5))
-ETA = P.Param("eta", "float", 0.25, low=-1e6, high=1e6, doc="η of κ∘(δ, η)", boundary=(0.0, -0.5, 0.25, 0.5))
+DELTA = P.Param("delta", "float", 0.5, low=-1e6, high=1e6, doc="δ of κ∘(δ, η)",
+                boundary=(0.0, -1.0, 0.5))  # tuning: the search's boundary points
+ETA = P.Param("eta", "float", 0.25, low=-1e6, high=1e6, doc="η of κ∘(δ, η)",
+              boundary=(0.0, -0.5, 0.25, 0.5))  # tuning: the search's boundary points
 MODE = P.Param("mode", "str", "run", choices=("run", "symbolic"), doc="check on the run, or the algebra (sympy)")
 PHIS = P.Param("phis", "floats", None, high=1.0, high_open=True, none_ok=True,
-               doc="the φ ≤ ρ to check (none: a grid up to ρ)", boundary=([0.0], [0.5]))
+               doc="the φ ≤ ρ to check (none: a grid up to ρ)",
+               boundary=([0.0], [0.5]))  # tuning: the search's boundary points
 def _r_regimes(others: dict) -> list:
     """Boundary points of r: 1, √2, ½ and, given φ (``phi_s`` or ``phi_t``, declared before r), the regime edges of
     the §5.1 display and of κ's closed form, r = 1 − φ, √2(1 − φ) (q = r/(1 − φ) = 1, √2) and r = √(2(1 − φ))
@@ -764,7 +768,8 @@ class Lemma44(OmmClaim):
     learners = OMM
     unit_kernel = False
     PARAMS = (P.Param("phi", "float", None, high=1.0, high_open=True, none_ok=True,
-                      doc="φ ≤ ρ (none: ρ, or 0.999 when ρ = 1)", boundary=(0.0, -1.0)),)
+                      doc="φ ≤ ρ (none: ρ, or 0.999 when ρ = 1)",
+                      boundary=(0.0, -1.0)),)  # tuning: the search's boundary points
 
     def preconditions(self, ctx):
         _require_omm(ctx)
@@ -776,8 +781,10 @@ class Lemma44(OmmClaim):
     def _phi(self, ctx, record_it: bool = True):
         phi = ctx.params.get("phi")
         if phi is None:  # φ = ρ, or 0.999 at ρ = 1 (the lemma needs φ < 1): recorded for the certificate
-            phi = ctx.params.get("rho", 1.0) if rho_of(ctx) < 1 else 0.999
-            phi = 0.0 if ctx.learner == "omm-conservative" else phi
+            if ctx.learner == "omm-conservative":  # ρ = 0
+                phi = 0.0
+            else:  # ρ < 1 only when given (the learners' default is 1): its exact value as given
+                phi = ctx.params["rho"] if rho_of(ctx) < 1 else 0.999
             if record_it:
                 record("phi", _q(K.exact_value(phi)))
         return K.number(K.exact_value(phi)) if nm.is_ball() else float(phi)
@@ -924,7 +931,8 @@ class Section51(OmmClaim):
     needs_sequence = True  # the symbolic mode ignores the sequence (its witness carries a dummy one)
     unit_kernel = False
     PARAMS = (MODE, PHIS, P.Param("phi_s", "float", 0.0, high=1.0, high_open=True,
-                                  doc="φ < 1 of the symbolic mode", boundary=(0.0, 0.5)), R_PARAM)  # φ before r
+                                  doc="φ < 1 of the symbolic mode",  # φ before r
+                                  boundary=(0.0, 0.5)), R_PARAM)  # tuning: the search's boundary points
 
     def preconditions(self, ctx):
         if ctx.claim_params["mode"] == "run":
@@ -1007,7 +1015,7 @@ class Table1(OmmClaim):
     needs_sequence = True  # the symbolic mode ignores the sequence (its witness carries a dummy one)
     unit_kernel = False
     PARAMS = (P.Param("phi_t", "float", 0.0, high=1.0, high_open=True, doc="φ ≤ ρ of the second column",
-                      boundary=(0.0, 0.5)), MODE, R_PARAM)
+                      boundary=(0.0, 0.5)), MODE, R_PARAM)  # tuning: the search's boundary points
 
     def preconditions(self, ctx):
         phi = fr(ctx, "phi_t")
@@ -1168,7 +1176,8 @@ class Example51(OmmClaim):
     unit_kernel = False
     PARAMS = (P.Param("part", "str", "omm", choices=("geometry", "omm", "perceptron", "algebra"),
                       doc="which part of the example"),
-              P.positive("c", 4.0, "c > 0 of the construction", boundary=(4.0, 2.0, 1.0)),
+              P.positive("c", 4.0, "c > 0 of the construction",
+                         boundary=(4.0, 2.0, 1.0)),  # tuning: the search's boundary points
               P.positive("r", None, "r > 0 (none: 2/c)", none_ok=True))
 
     def _cr(self, ctx):
@@ -1382,11 +1391,11 @@ class NumericalStudy(Claim):
     translation-invariant learners (n-OMM, ce-OMM, e-OMM, PUMMA) keep m, γ̄ and τ under the θ and b*
     transformations; the others degrade.
 
-    No sequence: the ten variants (θ ∈ ``thetas`` × b* ∈ {b*, 0}) are built with ``passes`` passes of one shared
-    permutation (``seed``). Invariant learners: lhs = the largest change of m, τ (exact) and γ̄ (absolute) against
-    the (θ = 0, b* = 0) variant, rhs = 0, tolerance 1e-6 (1e-5 for n-OMM's conic solves). Others, reading of
-    "degrade": some variant makes strictly more mistakes than the most favourable one (θ = 0, b* = 0):
-    lhs = m(θ = 0, b* = 0) + 1, rhs = max over the variants of m.
+    No sequence: the ten variants (θ ∈ ``thetas`` × b* ∈ {b*, 0}; θ = 0, the baseline, is added when not given) are
+    built with ``passes`` passes of one shared permutation (``seed``). Invariant learners: lhs = the largest change
+    of m, τ (exact) and γ̄ (absolute) against the (θ = 0, b* = 0) variant, rhs = 0, tolerance 1e-6 (1e-5 for n-OMM's
+    conic solves). Others, reading of "degrade": some variant makes strictly more mistakes than the most favourable
+    one (θ = 0, b* = 0): lhs = m(θ = 0, b* = 0) + 1, rhs = max over the variants of m.
     """
 
     id = "OMM-NUM"
@@ -1405,7 +1414,8 @@ class NumericalStudy(Claim):
         from adversaries.realdata import table
 
         c = ctx.claim_params
-        rows = table(tuple(c["thetas"]), int(c["passes"]), int(c["seed"]), names=(ctx.learner,))
+        thetas = tuple(c["thetas"]) if 0.0 in c["thetas"] else (0.0, *c["thetas"])  # θ = 0: the baseline variant
+        rows = table(thetas, int(c["passes"]), int(c["seed"]), names=(ctx.learner,))
         base = next(r for r in rows if r["bias0"] and r["theta"] == 0.0)
         if ctx.learner in INVARIANT:
             dev = 0.0

@@ -242,7 +242,7 @@ def table1_mistakes(r: float, gamma3: float, gamma_star: float) -> float:
         return 2.0
     if r < SQRT2():
         return 2.0 + L / (-nm.log(r / 2.0))
-    return 2.0 + 2.0 * L / (-nm.log(1.0 - 1.0 / r ** 2))
+    return 2.0 + 2.0 * _per_log(L, 1.0 - 1.0 / r ** 2)
 
 
 def table1_iterations(r: float, phi: float, gamma3: float, gamma_star: float) -> float | None:
@@ -252,10 +252,18 @@ def table1_iterations(r: float, phi: float, gamma3: float, gamma_star: float) ->
     if q < 1.0 - phi:
         return 2.0
     if 1 <= q < SQRT2():
-        return 2.0 + 2.0 * L / (-nm.log(phi + r * r / 4.0))
+        return 2.0 + 2.0 * _per_log(L, phi + r * r / 4.0)
     if q >= SQRT2():
-        return 2.0 + 2.0 * L / (-nm.log(1.0 - ((1.0 - phi) / r) ** 2))
+        return 2.0 + 2.0 * _per_log(L, 1.0 - ((1.0 - phi) / r) ** 2)
     return None
+
+
+def _per_log(L, X):
+    """L/(−log X) for the table's X ≤ 1; +∞ when X ≥ 1 (in float64 a factor 1 − 10⁻¹⁸ rounds to 1 and −log X to 0: the
+    printed bound is then +∞ as in theorem41_bound and s51_bound, not a ZeroDivisionError)."""
+    if X >= 1:
+        return math.inf
+    return L / (-nm.log(X))
 
 
 # ------------------------------------------------------------------------------- exact (certificates, issue 24)

@@ -54,7 +54,7 @@ def _holds_exactly(b, q) -> bool:
 
     def exact(x):
         m, e = x.man_exp()
-        return fmpq(int(m)) * fmpq(2) ** int(e) if e >= 0 else fmpq(int(m), 2 ** int(-e))
+        return fmpq(int(m)) * fmpq(2) ** int(e)  # m·2^e exactly (fmpq takes negative powers)
 
     mid, rad = exact(b.a.mid()), exact(b.a.rad())
     return mid - rad <= q <= mid + rad
@@ -644,7 +644,8 @@ class Lemma4(Claim):
     learners = ()
     PARAMS = (P.Param("M", "int", 15, low=1, high=10_000, doc="window M",
                       boundary=(1, 15)),  # tuning: the search's boundary points
-              P.positive("D", 1.0, "D = sup κ(x, x)", boundary=(1.0,), search=False))  # fixed by the kernel
+              P.positive("D", 1.0, "D = sup κ(x, x)",  # fixed by the kernel
+                         boundary=(1.0,), search=False))  # tuning: the search's boundary points
 
     def preconditions(self, ctx):
         require_D(ctx, ctx.claim_params["D"])

@@ -95,7 +95,7 @@ def quick_solve(oracle: HingeOracle, c_L: float, c_s: float, U: float, iters: in
         return OracleResult(best_val, min(best_val, 0.0), best_comp, "quick (trivial)",
                             multipliers=np.full(T, float(c_L))), True
     lmax = _lmax(oracle)
-    a0 = np.full(T, 0.5 * c_L) if start is None or len(start) != T else np.clip(start, 0.0, c_L)
+    a0 = np.full(T, 0.5 * c_L) if start is None or len(start) != T else box(start, c_L)
     cur = best = _Dual(oracle, a0, c_s, U)
     prev_a, t_mom = a0, 1.0
     step = (2 * c_s / lmax) if (c_s > 0 and lmax > 0) else 1.0 / max(lmax, 1e-12)
@@ -106,7 +106,7 @@ def quick_solve(oracle: HingeOracle, c_L: float, c_s: float, U: float, iters: in
             best_val, best_comp = val, comp
         grad = 1.0 - oracle.y * cur.values
         while True:  # backtracking: accept the step when g does not decrease
-            nxt = _Dual(oracle, np.clip(cur.a + step * grad, 0.0, c_L), c_s, U)
+            nxt = _Dual(oracle, box(cur.a + step * grad, c_L), c_s, U)
             if nxt.g >= cur.g - 1e-15 * max(1.0, abs(cur.g)) or step < 1e-14:  # tuning: the line search's stop
                 break
             step *= 0.5
@@ -116,7 +116,7 @@ def quick_solve(oracle: HingeOracle, c_L: float, c_s: float, U: float, iters: in
             settled = True
             break
         mom, t_next = fista_momentum(t_mom, restart=nxt.g < cur.g)
-        cur = _Dual(oracle, np.clip(nxt.a + mom * (nxt.a - prev_a), 0.0, c_L), c_s, U) if mom > 0 else nxt
+        cur = _Dual(oracle, box(nxt.a + mom * (nxt.a - prev_a), c_L), c_s, U) if mom > 0 else nxt
         prev_a, t_mom = nxt.a, t_next
         step *= 1.5
     oracle.quick_start = best.a
@@ -124,6 +124,13 @@ def quick_solve(oracle: HingeOracle, c_L: float, c_s: float, U: float, iters: in
     ok = best_val - lower <= rtol * max(1.0, abs(best_val))  # tuning: acceptance (a refused one goes to cvxpy)
     return OracleResult(best_val, lower, best_comp, f"quick dual ascent ({n} iterations)", multipliers=best.a,
                         settled=settled), ok
+
+
+def box(a: np.ndarray, c_L: float) -> np.ndarray:
+    """The Euclidean projection of ``a`` onto the dual's box [0, c_L]^T: every point the ascent evaluates (the warm
+    start, each gradient step, each momentum extrapolation) goes through it, so each is a feasible dual point and
+    each coordinate already inside the box is kept as it is."""
+    return np.clip(a, 0.0, c_L)
 
 
 def fista_momentum(t: float, restart: bool) -> tuple[float, float]:

@@ -176,8 +176,8 @@ def _series(points: list[dict], axis: str) -> dict[str, list[tuple[float, float]
     usable = [p for p in points if isinstance(p.get(axis), (int, float)) and _ratio(p) is not None]
     for setting in sorted({str(p.get("setting", "")) for p in usable}):
         sel = [p for p in usable if str(p.get("setting", "")) == setting]
-        for a in fixed:
-            top = max((p.get(a) or 0 for p in sel), default=0)
+        for a in fixed:  # sel is never empty: its setting came from usable, and each filter keeps the top
+            top = max(p.get(a) or 0 for p in sel)
             sel = [p for p in sel if (p.get(a) or 0) == top]
         xs = sorted({p[axis] for p in sel})
         if len(xs) >= 2:

@@ -335,7 +335,7 @@ class ScaleOracle:
             if not s_increasing:
                 raise ValueError("a right side decreasing in ‖f‖ needs a finite radius U")
             s_max = 1.0
-            while nm.upper(rhs(0.0, nm.ball(s_max))) <= nm.upper(lhs) and s_max < 1e8:
+            while nm.upper(rhs(0.0, nm.ball(s_max))) <= nm.upper(lhs) and s_max < 1e8:  # tuning: the doubling cap
                 s_max *= 2.0
         else:
             s_max = nm.upper(U)  # a float radius ≥ U: the cells cover [0, U]; comparators are kept only if ‖f‖ ≤ U

@@ -217,10 +217,8 @@ class Ahpatron(AggressiveLearner):
         live = [i for i, k in enumerate(f.kdiag[keep]) if k > 0] if fallback else []
         undefined = bool(fallback and not live)
         if fallback and not undefined:
-            j = live[0]  # the largest |α| among them, the first (oldest) of equal ones
-            for i in live[1:]:
-                if abs(f.alpha[keep[i]]) > abs(f.alpha[keep[j]]):
-                    j = i
+            # the largest |α| among them, the first (oldest) of equal ones (max keeps the first; it compares with >)
+            j = max(live, key=lambda i: abs(f.alpha[keep[i]]))
             v = nm.full(len(keep), 0)
             v[j] = 1 / nm.sqrt(f.kdiag[keep[j]])
             vnorm = nm.scalar(1)

@@ -112,7 +112,7 @@ class AVP(AggressiveLearner):
 
     PARAMS: ClassVar[tuple[P.Param, ...]] = (
         P.positive("U", math.inf, "radius of the ball H_U the hypothesis is projected onto", finite=False,
-                   boundary=(math.inf, 1.0)),
+                   boundary=(math.inf, 1.0)),  # tuning: the search's boundary points
         P.positive("lam", 1.0, "λ_t: a constant, one per round, or 'cor2' (Corollary 2's schedule, needs a finite U)",
                    choices=("cor2",), list_ok=True,
                    boundary=(1.0, 2.0 - 1e-9, "cor2")),  # tuning: search boundary points (a λ ≥ 2 is refused)

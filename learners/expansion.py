@@ -172,7 +172,7 @@ class KernelExpansion:
     @property
     def norm_sq(self) -> float:
         """‖f‖² (maintained incrementally, exact to rounding)."""
-        if self._ops > max(32, self._n):
+        if self._ops > max(32, self._n):  # tuning: the refresh period (a rounding-drift bound)
             self.refresh()
         return nm.bmax(self._norm_sq, 0.0)
 

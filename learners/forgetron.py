@@ -277,9 +277,10 @@ class ShrinkingPerceptron(ShrinkRemovePerceptron):
 
     PARAMS: ClassVar[tuple[P.Param, ...]] = (
         P.unit("phi", 1.0, "shrinking coefficient φ_t (a constant, or one per round)", low_open=True, list_ok=True,
-               callable_ok=True, boundary=(1.0, 0.5, 1e-3)),
+               callable_ok=True,
+               boundary=(1.0, 0.5, 1e-3)),  # tuning: the search's boundary points
         P.positive("U", math.inf, "comparator radius that Φ_t of eq. 24 refers to", finite=False,
-                   boundary=(math.inf, 1.0)),
+                   boundary=(math.inf, 1.0)),  # tuning: the search's boundary points
     )
 
     def __init__(self, kernel=None, phi: Any = 1.0, U: float = math.inf):

@@ -133,7 +133,8 @@ class Gaussian(_UnitDiagonal):
     sigma: float = 1.0
     name = "gaussian"
     PARAMS: ClassVar[tuple[Param, ...]] = (
-        Param("sigma", "float", 1.0, low=0.0, low_open=True, doc="width σ", boundary=(1.0, 0.1, 10.0)),)
+        Param("sigma", "float", 1.0, low=0.0, low_open=True, doc="width σ",
+              boundary=(1.0, 0.1, 10.0)),)  # tuning: the search's boundary points
 
     def __post_init__(self):
         _validate(self)
@@ -190,8 +191,10 @@ class Polynomial(_UnitDiagonal):
     c: float = 1.0
     name = "poly"
     PARAMS: ClassVar[tuple[Param, ...]] = (
-        Param("degree", "int", 2, low=1, high=10**6, doc="degree D", boundary=(1, 2, 10)),
-        Param("c", "float", 1.0, low=0.0, low_open=True, doc="offset c > 0 (keeps c + ‖x‖² > 0)", boundary=(1.0,)),
+        Param("degree", "int", 2, low=1, high=10**6, doc="degree D",
+              boundary=(1, 2, 10)),  # tuning: the search's boundary points
+        Param("c", "float", 1.0, low=0.0, low_open=True, doc="offset c > 0 (keeps c + ‖x‖² > 0)",
+              boundary=(1.0,)),  # tuning: the search's boundary points
     )
 
     def __post_init__(self):

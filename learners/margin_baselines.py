@@ -164,7 +164,8 @@ class Pumma(LinearLearner):
 
     READING = ("Ishibashi et al.'s paper is not in seeds/: the update test y_t(w_tᵀx_t + b_t) < 1 − δ is read from "
                "004 App. B.3's \"recovers a (1 − δ) fraction of the maximum margin\"")
-    PARAMS: ClassVar[tuple[P.Param, ...]] = (P.unit("delta", 0.01, "margin parameter δ", boundary=(0.0, 1.0)),)
+    PARAMS: ClassVar[tuple[P.Param, ...]] = (P.unit("delta", 0.01, "margin parameter δ",
+                                                    boundary=(0.0, 1.0)),)  # tuning: the search's boundary points
 
     def __init__(self, kernel=None, delta: float = 0.01):
         if not 0.0 <= float(delta) <= 1.0:
@@ -213,7 +214,8 @@ class Alma(_Augmented):
     const = 1.0
 
     PARAMS: ClassVar[tuple[P.Param, ...]] = (
-        P.unit("phi", 0.3, "ALMA's α-like margin parameter φ in [0, 1)", high_open=True, boundary=(0.0,)),
+        P.unit("phi", 0.3, "ALMA's α-like margin parameter φ in [0, 1)", high_open=True,
+               boundary=(0.0,)),  # tuning: the search's boundary points
         P.positive("B", None, "ALMA's B (none: the paper's default)", none_ok=True),
         P.positive("C", math.sqrt(2.0), "ALMA's C"),
     )

@@ -357,8 +357,12 @@ def polish_l2(Vp: np.ndarray, Vm: np.ndarray, lam: np.ndarray, eta: np.ndarray, 
     """Active-set polish of eq. 3 for l_2: on the support of (λ, η) (weights above ``rel``·max), the minimiser of
     ‖Σλ_i v_i − Ση_j u_j‖² subject to Σλ = Ση = 1 alone (the KKT linear system, solved by least squares, on data
     centred and scaled by a power of two). Returns the new (λ, η) when they are ≥ 0 (exact convex weights after
-    renormalisation), else None. Conic solvers stop at ~1e-9 absolute; this recovers the vertex solution."""
+    renormalisation), else None. Conic solvers stop at ~1e-9 absolute; this recovers the vertex solution. Weights
+    with no positive entry on one side (a failed solve: all 0 or NaN) give None at once (an empty support would feed
+    NaN to LAPACK, which can loop forever on it)."""
     sp, sm = np.flatnonzero(lam > rel * lam.max()), np.flatnonzero(eta > rel * eta.max())
+    if not (len(sp) and len(sm)):
+        return None
     k = scale_exponent(Vp, Vm) or 0
     c = 0.5 * (Vp[sp].mean(0) + Vm[sm].mean(0))
     M = np.hstack([np.ldexp(Vp[sp] - c, -k).T, -np.ldexp(Vm[sm] - c, -k).T])

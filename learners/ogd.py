@@ -85,9 +85,10 @@ class KernelOGD(_HingeOGD):
     """Kernel OGD (002 eq. 2, Theorem 1): no budget; every round with ℓ' ≠ 0 inserts x_t with weight η."""
 
     PARAMS: ClassVar[tuple[P.Param, ...]] = (
-        P.Param("lam", "float", 0.01, low=0.0, doc="regularisation λ ≥ 0 (λη ≤ 1)", boundary=(0.0, 0.01, 1.0)),
+        P.Param("lam", "float", 0.01, low=0.0, doc="regularisation λ ≥ 0 (λη ≤ 1)",
+                boundary=(0.0, 0.01, 1.0)),  # tuning: the search's boundary points
         P.positive("eta", 0.1, "step size η (λη ≤ 1)",
-                   boundary=lambda o: [1 / o["lam"]] if o.get("lam") else [0.1]),
+                   boundary=lambda o: [1 / o["lam"]] if o.get("lam") else [0.1]),  # tuning: the search's boundary points
     )
 
     def __init__(self, kernel=None, lam: float = 0.01, eta: float = 0.1):
@@ -123,7 +124,8 @@ class _BoundedOGD(_HingeOGD):
         P.positive("lam", 0.01, "regularisation λ > 0 (λη ≤ 1)"),
         P.positive("eta", 0.1, "step size η (λη ≤ 1; Theorem 2's regime λη near 1/B)",
                    boundary=_eta_boundary),
-        P.positive("gamma", 1.0, "coefficient cap γ of eq. 10 (γ² stays finite)", high=1e150, boundary=(1.0, 0.1)),
+        P.positive("gamma", 1.0, "coefficient cap γ of eq. 10 (γ² stays finite)", high=1e150,
+                   boundary=(1.0, 0.1)),  # tuning: the search's boundary points
         P.seed(),
     )
 
@@ -304,7 +306,7 @@ def stacked_removal_rows(logs: list) -> tuple[np.ndarray, np.ndarray, np.ndarray
     """The removal logs of several runs as one :func:`removal_rows` tuple plus the run of each row, in run order
     (the ``removals`` of a ``learners.trace.Stack``)."""
     parts = [removal_rows(log) for log in logs]
-    rows = [p[0] for p in parts if len(p[0])]
+    rows = [R for R, _, _ in parts if len(R)]  # an empty log's (0, 4, 1) placeholder is left out
     return (np.concatenate(rows) if rows else np.zeros((0, 4, 1)),
             *(np.concatenate([p[c] for p in parts]) for c in (1, 2)),
             np.concatenate([np.full(len(p[1]), j, np.int64) for j, p in enumerate(parts)]))

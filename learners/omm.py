@@ -215,10 +215,11 @@ class OnlineMaxMargin(LinearLearner):
     naive: bool = False
 
     PARAMS: ClassVar[tuple[P.Param, ...]] = (
-        P.unit("rho", 1.0, "aggressiveness ρ in [0, 1]", boundary=(0.0, 1.0, 0.5)),
+        P.unit("rho", 1.0, "aggressiveness ρ in [0, 1]",
+               boundary=(0.0, 1.0, 0.5)),  # tuning: the search's boundary points
         P.Param("p", "float", 2.0, low=P_MIN, high=P_MAX,
                 doc="the l_p norm (Assumption 1: p > 1; numerically p, q ≤ 20)",
-                boundary=(2.0, 1.5, 4.0)),
+                boundary=(2.0, 1.5, 4.0)),  # tuning: the search's boundary points
         P.Param("phi", "float", None, high=1.0, high_open=True, none_ok=True,
                 doc="φ < 1 marking the rounds of m(φ) (none: ρ, or 0 when ρ = 1)",
                 boundary=lambda o: [o["rho"]] if o.get("rho") is not None else []),

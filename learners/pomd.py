@@ -57,12 +57,16 @@ from .registry import register
 
 
 _COMMON: tuple[P.Param, ...] = (
-    P.positive("U", 1.0, "radius U of the comparator ball (U² stays finite)", high=1e150, boundary=(1.0, 1e-3, 1e3)),
-    P.unit("zeta", 1.0, "ζ of eq. 5 in (0, 1]", low_open=True, boundary=(1.0, 0.5, 1e-3)),
-    P.Param("M", "int", 15, low=1, high=P.MAX_BUDGET, doc="window M of the ALD test", boundary=(1, 15)),
+    P.positive("U", 1.0, "radius U of the comparator ball (U² stays finite)", high=1e150,
+               boundary=(1.0, 1e-3, 1e3)),  # tuning: the search's boundary points
+    P.unit("zeta", 1.0, "ζ of eq. 5 in (0, 1]", low_open=True,
+           boundary=(1.0, 0.5, 1e-3)),  # tuning: the search's boundary points
+    P.Param("M", "int", 15, low=1, high=P.MAX_BUDGET, doc="window M of the ALD test",
+            boundary=(1, 15)),  # tuning: the search's boundary points
     # D is the hypothesis sup κ(x, x), fixed by the kernel (1 for κ(x, x) ≤ 1), not a free parameter: a search
     # drawing D < sup κ(x, x) would check the bounds outside their hypothesis (a false alarm)
-    P.positive("D", 1.0, "D = sup κ(x, x)", boundary=(1.0,), search=False),
+    P.positive("D", 1.0, "D = sup κ(x, x)",
+               boundary=(1.0,), search=False),  # tuning: the search's boundary points
     P.Param("T", "int", None, low=1, high=10**9, none_ok=True, doc="horizon T (none: the sequence's length)",
             search=False),
 )

@@ -43,7 +43,8 @@ class _ProjectronBase(KernelLearner):
     plus = False
 
     PARAMS: ClassVar[tuple[P.Param, ...]] = (
-        P.positive("eta", 0.1, "projection tolerance η", boundary=(0.1, 1e-6, 10.0)),)
+        P.positive("eta", 0.1, "projection tolerance η",
+                   boundary=(0.1, 1e-6, 10.0)),)  # tuning: the search's boundary points
 
     def __init__(self, kernel=None, eta: float = 0.1):
         if isinstance(eta, bool) or not isinstance(eta, (int, float)) or not eta > 0:

@@ -4,8 +4,9 @@ each learner module's own test file so that a change to that module meets them.
 :func:`check_declared`: a parameter is declared once (learners.params.Param, beside the learner), and the learner's
 own constructor must keep that declaration, not only ``learners.make``'s validation in front of it. Its defaults are
 held to the declared ones when the class registers (learners.registry._check_declared); here, its ranges: every value
-just outside a declared lower bound is refused (ValueError), every closed boundary point is accepted, and an open
-upper bound of 1 (a rate, a fraction) refuses 1 itself.
+just outside a declared lower bound is refused (ValueError), every closed end is accepted and so is a value just
+inside an open lower end (1e-12 above 0 for a positive parameter), an open upper bound of 1 (a rate, a fraction)
+refuses 1 itself and accepts 1 − 1e-12, and every declared numeric boundary point is accepted.
 """
 from __future__ import annotations
 
@@ -31,6 +32,16 @@ def _outside(p, side: str):
     return float(np.nextafter(v, -math.inf if side == "low" else math.inf))
 
 
+def _inside(p, side: str):
+    """A value just inside an open end: the next integer, or 1e-12·max(1, |end|) inside (not the next float: a
+    subnormal radius would make a preset's derived λ underflow to 0, a refusal of a different parameter)."""
+    v = p.low if side == "low" else p.high
+    if p.kind == "int":
+        return v + 1 if side == "low" else v - 1
+    step = 1e-12 * max(1.0, abs(v))
+    return v + step if side == "low" else v - step
+
+
 def check_declared(name: str, kernel: str = "linear", skip: tuple = ()) -> None:
     """See the module docstring. Upper bounds other than an open 1 are the search's caps (B ≤ 5000, ...), which the
     constructors need not enforce; ``skip`` names parameters whose range depends on another (B₀ < B)."""
@@ -41,12 +52,15 @@ def check_declared(name: str, kernel: str = "linear", skip: tuple = ()) -> None:
         if p.low is not None and math.isfinite(p.low):
             with pytest.raises(ValueError):
                 cls(kernel=kernel, **{p.name: _outside(p, "low")})
-            if not p.low_open:
-                cls(kernel=kernel, **{p.name: p.low})
+            cls(kernel=kernel, **{p.name: p.low if not p.low_open else _inside(p, "low")})
         if p.high is not None and math.isfinite(p.high):
             if p.high_open and p.high == 1:
                 with pytest.raises(ValueError):
                     cls(kernel=kernel, **{p.name: 1})
+                cls(kernel=kernel, **{p.name: _inside(p, "high")})
             elif not p.high_open:
                 cls(kernel=kernel, **{p.name: p.high})
+        for b in (p.boundary if not callable(p.boundary) else ()):
+            if not isinstance(b, str):  # a named choice (AVP's 'cor2') may need another parameter set
+                cls(kernel=kernel, **{p.name: b})  # a declared boundary point: the constructor takes it
 

@@ -368,3 +368,65 @@ def test_exact_setting_lambda_of_each_preset(B):
     assert ex["lam2"] == ex["U2"] / (4 * B)
     assert resolve(B, "experiments", None, None, None, None, None)["lam"] ** 2 == pytest.approx(float(ex["lam2"]),
                                                                                                 rel=1e-15)
+
+
+@pytest.mark.parametrize("preset", ["thm4", "experiments"])
+@pytest.mark.parametrize("B", [2, 16, 100])
+def test_exact_setting_is_the_resolved_setting(B, preset):
+    """learners.ahpatron.exact_setting (the exact parameters the certified path reads) and resolve (the float ones
+    the learner runs with) state the same setting, for every combination of given and preset values: U² = U·U,
+    a² = (U/√B)², λ² = λ·λ, ε = e0 + e1·√a² (Theorem 4's (1 + 3U/√B)/2, the experiments' 1/2, or the ε given),
+    η and c; a given float is kept exactly (its binary value). Relative tolerance 1e-14 (the float side rounds its
+    square roots and quotients a few times)."""
+    import itertools
+    from fractions import Fraction
+
+    from learners.ahpatron import exact_setting, resolve
+
+    given = {"U": 0.7, "lam": 0.3, "eps": 0.9, "eta": 0.01, "c": 0.5}
+    for mask in itertools.product((False, True), repeat=len(given)):
+        kw = {k: (v if m else None) for (k, v), m in zip(given.items(), mask)}
+        fl = resolve(B, preset, kw["U"], kw["lam"], kw["eps"], kw["eta"], kw["c"])
+        ex = exact_setting(B, preset, **kw)
+        close = lambda a, b: b == pytest.approx(a, rel=1e-14, abs=0)  # noqa: E731
+        assert ex["B"] == B
+        assert close(fl["U"] ** 2, float(ex["U2"])) and close((fl["U"] / math.sqrt(B)) ** 2, float(ex["a2"])), kw
+        assert close(fl["lam"] ** 2, float(ex["lam2"])), kw
+        assert close(fl["eps"], float(ex["e0"]) + float(ex["e1"]) * math.sqrt(float(ex["a2"]))), kw
+        assert close(fl["eta"], float(ex["eta"])), kw
+        assert ex["c"] == fl["c"] == "norm" if fl["c"] == "norm" else close(fl["c"], float(ex["c"])), kw
+        for k, f in (("U", "U2"), ("lam", "lam2")):
+            if kw[k] is not None:
+                assert ex[f] == Fraction(kw[k]) ** 2
+        if kw["eps"] is not None:
+            assert (ex["e0"], ex["e1"]) == (Fraction(kw["eps"]), 0)
+        for k in ("eta", "c"):
+            if kw[k] is not None:
+                assert ex[k] == Fraction(kw[k])
+
+
+@pytest.mark.parametrize("alphas, kxx_zero, expect", [
+    ((0.5, -2.0, 1.0, 2.0), (), 1),        # the largest |α| (−2 and 2 tie): the first of them
+    ((0.5, 3.0, -1.0, 2.0), (1,), 3),      # the largest |α| has κ(x, x) = 0: the largest among the live ones
+    ((1.0, 1.0, 1.0, 1.0), (), 0),         # all equal: the first (oldest)
+    ((0.1, 0.2, 0.3, 0.4), (), 3),         # strictly increasing: the last
+    ((1.0, 2.0, 3.0, 4.0), (0, 1, 2, 3), None),  # every κ(x, x) = 0: eq. 7 undefined, f̄ = 0
+])
+def test_eq7_fallback_point_is_the_largest_alpha_with_positive_kxx(alphas, kxx_zero, expect):
+    """Eq. 7's fallback (module docstring): when f_{t,2} + f̂_{t,1} = 0 the sphere point is c_t U κ(x_s, ·)/√κ(x_s, x_s)
+    for the s with the largest |α| among the points with κ(x_s, x_s) > 0, the first (oldest) of equal ones; with no
+    such point eq. 7 is undefined and f̄_t = 0. Linear kernel; a zero vector has κ(x, x) = 0."""
+    from learners.ahpatron import Ahpatron
+
+    learner = Ahpatron(kernel="linear", B=4, U=1.0, eps=0.9)
+    learner.reset()
+    for i, a in enumerate(alphas):
+        x = np.zeros(2) if i in kxx_zero else np.array([0.5 + 0.1 * i, 0.25 * (i + 1)])
+        learner.f.add(x, a)
+    keep = np.arange(len(alphas))
+    v, fallback, undefined = learner.rescale(keep, np.zeros(len(alphas)), 0.75)
+    assert fallback is True and undefined is (expect is None)
+    want = np.zeros(len(alphas))
+    if expect is not None:
+        want[expect] = 0.75 / math.sqrt(float(learner.f.kdiag[expect]))
+    assert np.allclose(np.asarray(v, float), want, rtol=1e-15, atol=0)

@@ -84,3 +84,26 @@ def test_a_learner_without_a_norm_reports_nan_not_zero():
     tr = lrn.run(np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1, -1]))
     assert lrn.size() == 0 and np.isnan(lrn.norm())
     assert np.all(np.isnan(np.asarray(tr.norm, float))) and list(tr.size) == [0, 0] and tr.M == 1
+
+
+def test_learn_returns_what_run_records_for_every_learner():
+    """OnlineLearner.learn (one round outside run) returns f_t(x_t), the score run records for that round, and counts
+    the rounds: for every registered learner that runs with the linear or the Gaussian kernel at its defaults, 12
+    rounds played one by one give exactly run's score column (same seed, generic path), and t = 12 after them."""
+    rng = np.random.default_rng(11)
+    X = rng.uniform(-0.5, 0.5, (12, 3))
+    y = np.where(X[:, 0] + 0.3 * rng.normal(size=12) > 0, 1, -1)
+    played = 0
+    for name in learners.available():
+        for kernel in ("linear", "gaussian:sigma=0.7"):
+            try:
+                one, ref = (learners.make(name, kernel=kernel, compiled=False) for _ in range(2))
+                got = [float(one.learn(x, int(label))) for x, label in zip(X, y)]
+                trace = ref.run(X, y)
+            except (ValueError, TypeError, ImportError):
+                continue
+            assert got == [float(s) for s in trace["score"]], name
+            assert one.t == 12 and any(got), name
+            played += 1
+            break
+    assert played >= 20

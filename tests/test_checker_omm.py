@@ -935,6 +935,7 @@ def test_a_regime_boundary_is_compared_as_the_exact_root_in_balls():
         g = SimpleNamespace(r_lo=half - eps, r_hi=half + eps, gamma_lo=nm.ball(1), gamma_hi=nm.ball(1))
         hi, lo = bo.extremes(lambda r, gs: nm.ball(1), g, breaks=(K.SQRT2() / 2,))
         assert not hi.a.is_finite() and not lo.a.is_finite()
+        assert nm.mid(hi) == math.inf and nm.mid(lo) == -math.inf  # (+∞, −∞): no bound either way, never a +∞ min
         with pytest.raises(nm.Tainted):  # the rounded boundary would miss the crossing
             bo.extremes(lambda r, gs: nm.ball(1), g, breaks=(math.sqrt(2) / 2,))
         hi, _ = bo.extremes(lambda r, gs: nm.ball(1), g, breaks=(nm.ball(math.sqrt(2) / 2),))

@@ -185,3 +185,15 @@ def test_a_given_trace_replaces_the_run_only_for_its_learner():
         GIVEN_TRACE.reset(token)
     assert same.terms["M"] == int(np.sum(ya * np.asarray(given.score) <= 0)) == 4
     assert other.terms["M"] == 1
+
+
+def test_context_T_counts_the_rounds_given():
+    """bounds.base.Context.T is the number of rounds of the sequence given: len(y), and 0 for a check without one
+    (a symbolic claim's context), never a placeholder round; a calculator's T ≥ T_min test reads it."""
+    from bounds.base import Context
+
+    c = registry.get("FGT-L8")  # needs_sequence = False: checked with or without a sequence
+    assert Context(c, None, None, "linear", "forgetron-basic", {}).T == 0
+    X, y = np.array([[0.5, 0.0], [0.0, 0.5], [0.3, 0.3]]), np.array([1, -1, 1])
+    for T in (1, 3):
+        assert Context(c, X[:T], y[:T], "linear", "forgetron-basic", {}).T == T

@@ -161,3 +161,26 @@ def test_json_goes_to_stdout_on_every_verb(verb, tmp_path, monkeypatch):
     if verb == "report":
         assert doc["report"].endswith("report.md") and len(doc["claims"]) == len(CATALOG)
         assert {c["claim"] for c in doc["claims"]} == {e.id for e in CATALOG}
+
+
+@pytest.mark.parametrize("fn, ok, bad", [
+    ("_seconds", ["1e-9", "0.5", "604800"], ["0", "-1", "604800.001", "inf", "nan", "x"]),  # (0, a week]
+    ("_count", ["1", "2", "1000000000"], ["0", "-3", "1000000001", "1.5", "x"]),            # [1, 10⁹]
+    ("_jobs", ["1", "4096"], ["0", "4097", "2.5"]),                                           # [1, 4096]
+    ("_seed", ["0", str(2**63 - 1)], ["-1", str(2**63), "0.5"]),                              # [0, 2⁶³ − 1]
+])
+def test_numeric_options_accept_exactly_their_range(fn, ok, bad):
+    """The command line's numeric option types (--seconds, --max-examples, --jobs, --seed): each end of the range
+    is accepted and the value just past it refused, as a one-line argparse error naming the option."""
+    import argparse
+
+    import bounds.cli as cli
+
+    parse = getattr(cli, fn)
+    for text in ok:
+        assert parse(text) == (float(text) if fn == "_seconds" else int(text))
+    for text in bad:
+        with pytest.raises(argparse.ArgumentTypeError) as info:
+            parse(text)
+        name = {"_seconds": "seconds", "_count": "max-examples", "_jobs": "jobs", "_seed": "seed"}[fn]
+        assert "\n" not in str(info.value) and name in str(info.value)

@@ -401,3 +401,60 @@ def test_exact_l2_weights_are_verified_on_both_classes():
     assert _verified_l2(Qp, Qm, [Fr(1, 2), Fr(1, 2)], [Fr(1), Fr(0)])
     assert not _verified_l2(Qp, Qm, [Fr(1), Fr(0)], [Fr(1), Fr(0)])
     assert not _verified_l2(Qm, Qp, [Fr(1), Fr(0)], [Fr(1), Fr(0)])  # the mirror: only the V₋ side fails
+
+
+@pytest.mark.parametrize("lam, eta", [((0.0, 0.0), (1.0,)), ((0.6, 0.4), (0.0,)), ((np.nan, np.nan), (1.0,)),
+                                      ((0.6, 0.4), (np.nan,))])
+def test_polish_l2_of_a_failed_solve_is_none(lam, eta):
+    """Weights with no positive entry on one side (a failed solve) have no support to polish: None, at once (an
+    empty support would hand NaN to LAPACK's least squares, which loops forever on it)."""
+    from learners.maxmargin import polish_l2
+
+    Vp, Vm = np.array([[1.0, 0.0], [0.0, 2.0]]), np.array([[-1.0, 0.0]])
+    assert polish_l2(Vp, Vm, np.array(lam), np.array(eta)) is None
+
+
+@pytest.mark.parametrize("zero", ["plus", "minus"])
+def test_polish_l2_refuses_a_degenerate_least_squares_answer(monkeypatch, zero):
+    """The polish divides by Σλ and Ση: a least-squares answer with one side's weights all 0 (finite, ≥ 0; a
+    degenerate KKT solve, simulated here) is refused (None), never renormalised into 0/0 weights. The other side
+    positive, so each half of the test is needed on its own."""
+    from learners.maxmargin import polish_l2
+
+    Vp, Vm = np.array([[1.0, -1.0], [1.0, 1.0]]), np.array([[-1.0, -1.0], [-1.0, 1.0]])  # two facing segments
+    real = np.linalg.lstsq
+
+    def degenerate(K, rhs, rcond=None):
+        z, *rest = real(K, rhs, rcond=rcond)
+        z = z.copy()
+        if zero == "plus":
+            z[0:2] = 0.0  # λ₁ = λ₂ = 0
+        else:
+            z[2:4] = 0.0  # η₁ = η₂ = 0
+        return (z, *rest)
+
+    monkeypatch.setattr(np.linalg, "lstsq", degenerate)
+    with np.errstate(all="raise"):
+        assert polish_l2(Vp, Vm, np.array([0.5, 0.5]), np.array([0.5, 0.5])) is None
+    monkeypatch.setattr(np.linalg, "lstsq", real)
+    lam, eta = polish_l2(Vp, Vm, np.array([0.5, 0.5]), np.array([0.5, 0.5]))  # the real solve: convex weights
+    assert lam.sum() == pytest.approx(1.0, abs=1e-15) and eta.sum() == pytest.approx(1.0, abs=1e-15)
+
+
+def test_exact_common_point_fixes_free_variables_at_their_float_values():
+    """learners.maxmargin._exact_on_support on a support with a free variable: V₊ = {(0), (2)}, V₋ = {(1), (1)}
+    (d = 1), all four weights in the support, rank 3 < 4, so one weight is free. With the LP's float values
+    x = (0.5, 0.5, 0.3, 0.7) the free η₂ is fixed at the binary 0.7 and the pivots follow exactly: 2λ₂ = η₁ + η₂ = 1,
+    so λ = (1/2, 1/2), η₁ = 1 − 0.7 (exact rationals), common point 1. A free value that makes a pivot negative
+    (η₂ = 1.5: η₁ = −1/2) gives None."""
+    from learners.maxmargin import _exact_on_support
+
+    Vp, Vm = np.array([[0.0], [2.0]]), np.array([[1.0], [1.0]])
+    support = np.arange(4)
+    cp = _exact_on_support(Vp, Vm, support, np.array([0.5, 0.5, 0.3, 0.7]))
+    assert cp == {"plus": {0: Fraction(1, 2), 1: Fraction(1, 2)},
+                  "minus": {0: 1 - Fraction(0.7), 1: Fraction(0.7)}, "point": [Fraction(1)]}
+    assert _exact_on_support(Vp, Vm, support, np.array([0.5, 0.5, -0.5, 1.5])) is None
+    # the free value 0 drops that weight: η = (1, 0), recorded without the zero
+    assert _exact_on_support(Vp, Vm, support, np.array([0.5, 0.5, 1.0, 0.0])) == {
+        "plus": {0: Fraction(1, 2), 1: Fraction(1, 2)}, "minus": {0: Fraction(1)}, "point": [Fraction(1)]}

@@ -19,6 +19,9 @@ from learners import ahpatron as _ahpatron, avp as _avp, expansion  # noqa: F401
 from bounds.base import PreconditionError
 from bounds.registry import check
 from pinned import Comparator, assert_close, assert_columns, column, gram, replay_aggressive, tiny_sequence
+from param_checks import (check_claim_params, check_ends_meet_the_hypotheses, check_omitted_is_default, claims_in,
+                          small_sequence, with_declarations, with_declared_ends,
+                          with_learner_params)
 
 GAUSS = "gaussian:sigma=1"
 E1 = np.array([1.0, 0.0])
@@ -537,3 +540,53 @@ def test_ahp_t6_run_mode_without_halving_uses_the_zeta_zero_limit():
     assert_close(r.rhs, 0.8 + 0.0125 * 0.8 / 0.5 + 2 * 0.04 * 4 / 0.2, "rhs")
     assert_close(r.rhs, 2.42, "rhs digits")
     assert r.holds is True
+
+
+@pytest.mark.parametrize("claim_id", with_declarations(
+    claims_in("bounds.ahpatron") + claims_in("bounds.ahpatron_symbolic")))
+def test_claim_params_are_what_the_claim_accepts(claim_id):
+    """The claims' declared parameters (tests/param_checks.check_claim_params): defaults, ends, choices, boundary
+    points, and the learner parameters the claim sets or hunts with, as the claim's validation applies them."""
+    check_claim_params(claim_id)
+
+
+@pytest.mark.parametrize("claim_id", with_learner_params(
+    claims_in("bounds.ahpatron") + claims_in("bounds.ahpatron_symbolic")))
+def test_an_omitted_learner_parameter_is_its_default(claim_id):
+    """A calculator reads the learner parameters the learner ran with: the check with them omitted and with each
+    given at its declared default have the same outcome (tests/param_checks.check_omitted_is_default)."""
+    assert check_omitted_is_default(claim_id, *small_sequence()) > 0
+
+
+@pytest.mark.parametrize("claim_id", with_declared_ends(
+    claims_in("bounds.ahpatron") + claims_in("bounds.ahpatron_symbolic")))
+def test_declared_ends_meet_the_claims_hypotheses(claim_id):
+    """A claim parameter's declared range is its hypothesis: values at its ends pass the claim's preconditions on
+    that parameter and never crash the check (tests/param_checks.check_ends_meet_the_hypotheses)."""
+    assert check_ends_meet_the_hypotheses(claim_id, *small_sequence()) > 0
+
+
+def test_surd_sign_is_the_exact_sign():
+    """bounds.ahpatron.surd_sign(p, r, r2) = sign(p + r·√r2) exactly, against an independent reference on every
+    combination of small rationals: in Fractions where r2 is a perfect square (exact zeros such as −2 + 1·√4), else
+    with mpmath at 60 digits (then p + r√r2 ≠ 0 for r ≠ 0, an irrational)."""
+    import itertools
+    from fractions import Fraction as F
+
+    import mpmath
+
+    vals = [F(-3), F(-2), F(-1, 2), F(0), F(1, 3), F(1), F(2), F(5, 2)]
+    squares = {F(0): F(0), F(1, 4): F(1, 2), F(1): F(1), F(4): F(2), F(9, 4): F(3, 2)}
+    seen = set()
+    for p, r, r2 in itertools.product(vals, vals, [F(0), F(1, 4), F(1), F(2), F(4), F(9, 4), F(1, 3)]):
+        if r2 in squares:
+            v = p + r * squares[r2]
+            want = (v > 0) - (v < 0)
+        else:
+            with mpmath.workdps(60):
+                v = mpmath.mpf(p.numerator) / p.denominator + mpmath.mpf(r.numerator) / r.denominator * mpmath.sqrt(
+                    mpmath.mpf(r2.numerator) / r2.denominator)
+            want = (v > 0) - (v < 0)
+        assert ahpatron.surd_sign(p, r, r2) == want, (p, r, r2)
+        seen.add(want)
+    assert seen == {-1, 0, 1}

@@ -20,6 +20,9 @@ import pytest
 import bounds.avp as avp
 from bounds.oracle import HingeOracle
 from bounds.registry import check
+from param_checks import (check_claim_params, check_ends_meet_the_hypotheses, check_omitted_is_default, claims_in,
+                          small_sequence, with_declarations, with_declared_ends,
+                          with_learner_params)
 
 X2 = np.array([[1.0, 0.0], [0.0, 2.0]])
 Y2 = np.array([1, -1])
@@ -121,3 +124,50 @@ def test_auer_lemma_pinned_with_positive_xi():
     assert float(r.lhs) == pytest.approx(float(lhs), rel=1e-13) and float(r.rhs) == pytest.approx(float(rhs), rel=1e-12)
     assert 2.47e-5 < float(rhs - lhs) < 2.48e-5 and float(r.rhs) - float(r.lhs) == pytest.approx(float(rhs - lhs), rel=1e-6)
     assert r.holds is True
+
+
+@pytest.mark.parametrize("claim_id", with_declarations(claims_in("bounds.avp")))
+def test_claim_params_are_what_the_claim_accepts(claim_id):
+    """The claims' declared parameters (tests/param_checks.check_claim_params): defaults, ends, choices, boundary
+    points, and the learner parameters the claim sets or hunts with, as the claim's validation applies them."""
+    check_claim_params(claim_id)
+
+
+@pytest.mark.parametrize("U, hint, exact_lower", [
+    (math.inf, (0.5, 0.5), 1.0),            # Σ(g_t + a_t y_t)κ = 0 exactly: the hint certifies the true minimum
+    (math.inf, (1.0, 1.0), -math.inf),      # v = y/2 ≠ 0 and U = ∞: this dual point bounds nothing (not +∞, not 0)
+    (0.3, (1.0, 1.0), 2 - 0.3 * R5 / 2),    # ‖v‖ = √5/2
+])
+def test_tilted_lower_bound_in_balls_is_the_weak_duality_bound(monkeypatch, U, hint, exact_lower):
+    """The certified path (ball arithmetic) of the tilted minimum's lower bound: at a dual point whose tilted norm is
+    not exactly 0 the U = ∞ bound is −∞ (no bound), never a finite or +∞ number that min(·, value) would then turn
+    into a 'certified' value; where it is exact the ball contains the hand value."""
+    from learners import numeric as nm
+
+    monkeypatch.setattr(avp, "solve", lambda prob: iter(()))
+    with nm.ball_arithmetic(128):
+        orc = HingeOracle(X2, Y2, "linear")
+        value, lower, comp = avp.tilted_min(orc, nm.asarray(G), nm.scalar(U) if math.isfinite(U) else U,
+                                            a_hint=np.array(hint))
+        assert nm.lower(value) <= 2.0 <= nm.upper(value)  # the comparator f = 0: L_T(0) = 2
+        if math.isfinite(exact_lower):
+            # the hand value is a float formula of the binary U = 0.3 (2 ulps); the ball itself is tight
+            assert nm.lower(lower) <= exact_lower + 1e-15 and exact_lower - 1e-15 <= nm.upper(lower)
+            assert nm.upper(lower) - nm.lower(lower) <= 5e-16  # its float ends, rounded outward: 1 ulp each
+        else:
+            assert lower == -math.inf
+        assert avp._tilted_dual_ball(orc, nm.asarray(G), math.inf, np.array([1.0, 1.0])) == -math.inf
+
+
+@pytest.mark.parametrize("claim_id", with_learner_params(claims_in("bounds.avp")))
+def test_an_omitted_learner_parameter_is_its_default(claim_id):
+    """A calculator reads the learner parameters the learner ran with: the check with them omitted and with each
+    given at its declared default have the same outcome (tests/param_checks.check_omitted_is_default)."""
+    assert check_omitted_is_default(claim_id, *small_sequence()) > 0
+
+
+@pytest.mark.parametrize("claim_id", with_declared_ends(claims_in("bounds.avp")))
+def test_declared_ends_meet_the_claims_hypotheses(claim_id):
+    """A claim parameter's declared range is its hypothesis: values at its ends pass the claim's preconditions on
+    that parameter and never crash the check (tests/param_checks.check_ends_meet_the_hypotheses)."""
+    assert check_ends_meet_the_hypotheses(claim_id, *small_sequence()) > 0

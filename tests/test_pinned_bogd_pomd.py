@@ -17,11 +17,14 @@ import pytest
 from scipy import stats
 
 import learners
-from bounds import alignment, pomd  # noqa: F401  (the modules pinned here; bounds.bogd is found by name)
+from bounds import alignment, bogd, pomd  # noqa: F401  (the modules pinned here)
 from learners import gram_factor, ogd, pomd as _pomd  # noqa: F401  (replayed here)
 from bounds.base import PreconditionError
 from bounds.registry import check
 from pinned import Comparator, assert_close, assert_columns, column, gram, replay_bogd, tiny_sequence
+from param_checks import (check_claim_params, check_ends_meet_the_hypotheses, check_omitted_is_default, claims_in,
+                          small_sequence, with_declarations, with_declared_ends,
+                          with_learner_params)
 
 GAUSS = "gaussian:sigma=1"
 BOGD_COLUMNS = ("loss", "grad", "removal", "i_k", "p_chosen", "p_min", "p_max", "p_min_raw", "alpha_before",
@@ -890,3 +893,51 @@ def test_bogd_t4_needs_nonnegative_kernel_values_in_both_arithmetics(ball):
         calc.preconditions(Context(calc, X, y, "gaussian:sigma=1", "bogd++", {"B": 2}))
         with pytest.raises(PreconditionError, match="kappa"):
             calc.preconditions(Context(calc, X, y, "linear", "bogd++", {"B": 2}))
+
+
+@pytest.mark.parametrize("claim_id", with_declarations(claims_in("bounds.bogd") + claims_in("bounds.pomd")))
+def test_claim_params_are_what_the_claim_accepts(claim_id):
+    """The claims' declared parameters (tests/param_checks.check_claim_params): defaults, ends, choices, boundary
+    points, and the learner parameters the claim sets or hunts with, as the claim's validation applies them."""
+    check_claim_params(claim_id)
+
+
+@pytest.mark.parametrize("claim_id", with_learner_params(claims_in("bounds.bogd") + claims_in("bounds.pomd")))
+def test_an_omitted_learner_parameter_is_its_default(claim_id):
+    """A calculator reads the learner parameters the learner ran with: the check with them omitted and with each
+    given at its declared default have the same outcome (tests/param_checks.check_omitted_is_default)."""
+    assert check_omitted_is_default(claim_id, *small_sequence()) > 0
+
+
+@pytest.mark.parametrize("claim_id", with_declared_ends(claims_in("bounds.bogd") + claims_in("bounds.pomd")))
+def test_declared_ends_meet_the_claims_hypotheses(claim_id):
+    """A claim parameter's declared range is its hypothesis: values at its ends pass the claim's preconditions on
+    that parameter and never crash the check (tests/param_checks.check_ends_meet_the_hypotheses)."""
+    assert check_ends_meet_the_hypotheses(claim_id, *small_sequence()) > 0
+
+
+def test_a_ball_contains_a_rational_decided_exactly():
+    """bounds.pomd._holds_exactly: whether a ball contains a rational, decided on the ball's exact binary centre and
+    radius, each m·2^e (for every sign of e; the radius is stored rounded up to 30 bits, read back exactly here):
+    the ends mid ± rad are contained, a rational 2⁻²⁰⁰ beyond either end is not. Centres 3/8 (e < 0), 96 = 3·2⁵
+    (e > 0) and 3 (e = 0); and a ball of radius 0."""
+    from fractions import Fraction
+
+    from flint import arb, fmpq
+
+    from bounds.pomd import _holds_exactly
+    from learners import numeric as nm
+
+    def exact(x):  # m·2^e as a Fraction, independently of the code under test
+        m, e = x.man_exp()
+        return Fraction(int(m)) * Fraction(2) ** int(e)
+
+    tiny = fmpq(1, 2**200)
+    for mid, rad in ((0.375, 0.125), (96.0, 32.0), (3.0, 0.5), (0.75, 0.0)):
+        a = arb(mid, rad)
+        c, r = exact(a.mid()), exact(a.rad())
+        lo, hi = fmpq(*(c - r).as_integer_ratio()), fmpq(*(c + r).as_integer_ratio())
+        with nm.ball_arithmetic(128):
+            b = nm.ball(nm.Ball(a))
+        assert _holds_exactly(b, lo) and _holds_exactly(b, hi) and _holds_exactly(b, fmpq(*c.as_integer_ratio()))
+        assert not _holds_exactly(b, lo - tiny) and not _holds_exactly(b, hi + tiny)

@@ -23,6 +23,9 @@ from learners import forgetron as _forgetron, forgetron_tuned as _tuned  # noqa:
 from bounds.registry import check
 from pinned import (Comparator, Psi, assert_close, assert_columns, column, forgetron_U, gram, phi_eq43,
                     replay_shrink_remove, tiny_sequence)
+from param_checks import (check_claim_params, check_ends_meet_the_hypotheses, check_omitted_is_default, claims_in,
+                          small_sequence, with_declarations, with_declared_ends,
+                          with_learner_params)
 
 E1, E2 = np.array([1.0, 0.0]), np.array([0.0, 1.0])
 
@@ -846,3 +849,69 @@ def test_interval_verdict_rule():
     assert iv(1.5, 2.0, 1.0, 0.0, 0.5) is None       # low = rhs + tol exactly: not violated
     assert iv(0.0, 1.0, 5.0, 0.9, 0.1) is True       # high = rhs_lower + tol exactly: holds
     assert iv(0.0, 1.0, 5.0, 0.8, 0.1) is None
+
+
+@pytest.mark.parametrize("claim_id", with_declarations(
+    claims_in("bounds.forgetron") + claims_in("bounds.forgetron_tuned") + claims_in("bounds.constructions")))
+def test_claim_params_are_what_the_claim_accepts(claim_id):
+    """The claims' declared parameters (tests/param_checks.check_claim_params): defaults, ends, choices, boundary
+    points, and the learner parameters the claim sets or hunts with, as the claim's validation applies them."""
+    check_claim_params(claim_id)
+
+
+@pytest.mark.parametrize("excess, holds", [(0.0, True), (0.5, True), (2.0, False), (1e3, False)])
+def test_fgt_l8_unit_kernel_hypothesis_uses_the_stated_tolerance(excess, holds):
+    """FGT-L8 checks κ(x_t, x_t) ≤ 1 itself (it is a needs_sequence=False claim): in float64 by the rule every claim
+    uses, bounds.base.within_unit_kernel, relative tolerance UNIT_KERNEL_RTOL (1e-12, named in the refusal).
+    Just above 1 within it (excess 0.5·rtol) the hypothesis holds, at 2·rtol it is refused."""
+    from bounds.base import UNIT_KERNEL_RTOL, PreconditionError, within_unit_kernel
+
+    r = math.sqrt(1 + excess * UNIT_KERNEL_RTOL)
+    X = np.array([[0.6, 0.0], [0.0, r], [-0.5, 0.5]])
+    y = np.array([1, -1, 1])
+    diag = np.einsum("ij,ij->i", X, X)
+    assert within_unit_kernel(diag) is holds  # the float rule itself, on these points
+    if holds:
+        assert check("FGT-L8", X, y, kernel="linear", params={"B": 83}).holds is True
+    else:
+        with pytest.raises(PreconditionError, match=r"kappa\(x,x\) <= 1.*relative tolerance 1e-12"):
+            check("FGT-L8", X, y, kernel="linear", params={"B": 83})
+
+
+def test_certified_threshold_steps_only_on_certain_comparisons():
+    """bounds.forgetron.certified_threshold (the bisection behind FGT-L8's exact smallest B): on exact point
+    enclosures of a decreasing h it finds the smallest B with h(B) ≤ target, h(B) = target counting as ≤; an
+    enclosure whose lower end is exactly the target (h(B) ≥ target, maybe equal) or that straddles it decides
+    nothing (ArithmeticError), and an h that never reaches the target by hi is a ValueError."""
+    iv = __import__("mpmath").iv
+    t = iv.mpf(50)
+    point = lambda B: iv.mpf(100 - B)  # noqa: E731  (h(B) ≤ 50 ⇔ B ≥ 50)
+    for lo, hi in [(1, 128), (1, 50), (49, 1000), (0, 51)]:
+        assert forgetron.certified_threshold(point, t.a, lo, hi) == 50
+    assert forgetron.certified_threshold(point, t.a, 60, 128) == 61  # lo itself is never tested
+    touching = lambda B: iv.mpf([50, 51]) if B < 100 else iv.mpf(49)  # noqa: E731
+    with pytest.raises(ArithmeticError, match="contains the target"):
+        forgetron.certified_threshold(touching, t.a, 1, 128)
+    straddling = lambda B: iv.mpf([49, 51]) if B < 100 else iv.mpf(49)  # noqa: E731
+    with pytest.raises(ArithmeticError):
+        forgetron.certified_threshold(straddling, t.a, 1, 128)
+    with pytest.raises(ValueError, match="does not reach"):
+        forgetron.certified_threshold(point, t.a, 1, 49)
+    assert forgetron.eq40_smallest_B()["smallest_B"] == forgetron.certified_threshold(
+        lambda B: forgetron.eq40_rhs(iv.mpf(B)), __import__("mpmath").mpf(15) / 32, 1, 10_000)
+
+
+@pytest.mark.parametrize("claim_id", with_learner_params(
+    claims_in("bounds.forgetron") + claims_in("bounds.forgetron_tuned") + claims_in("bounds.constructions")))
+def test_an_omitted_learner_parameter_is_its_default(claim_id):
+    """A calculator reads the learner parameters the learner ran with: the check with them omitted and with each
+    given at its declared default have the same outcome (tests/param_checks.check_omitted_is_default)."""
+    assert check_omitted_is_default(claim_id, *small_sequence()) > 0
+
+
+@pytest.mark.parametrize("claim_id", with_declared_ends(
+    claims_in("bounds.forgetron") + claims_in("bounds.forgetron_tuned") + claims_in("bounds.constructions")))
+def test_declared_ends_meet_the_claims_hypotheses(claim_id):
+    """A claim parameter's declared range is its hypothesis: values at its ends pass the claim's preconditions on
+    that parameter and never crash the check (tests/param_checks.check_ends_meet_the_hypotheses)."""
+    assert check_ends_meet_the_hypotheses(claim_id, *small_sequence()) > 0

@@ -22,6 +22,9 @@ from bounds.omm_kappa import (kappa, kappa_circ_closed, s51_bound, s51_factor, s
                               table1_iterations, table1_mistakes, theorem41_bound)
 from bounds.registry import check
 from pinned import assert_close
+from param_checks import (check_claim_params, check_ends_meet_the_hypotheses, check_omitted_is_default, claims_in,
+                          small_sequence, with_declarations, with_declared_ends,
+                          with_learner_params)
 
 DUMMY = (np.zeros((1, 2)), np.array([1]))  # the symbolic modes ignore the sequence
 
@@ -175,6 +178,15 @@ def test_table1_by_hand():
     assert_close(table1_iterations(0.6, 0.5, 6.0, 2.0), 2 + 2 * L / -math.log(0.5 + 0.09), "1 <= q < sqrt2")
     assert_close(table1_iterations(1.5, 0.2, 6.0, 2.0), 2 + 2 * L / -math.log(1 - (0.8 / 1.5) ** 2), "q >= sqrt2")
     assert table1_iterations(0.45, 0.5, 6.0, 2.0) is None  # 1 − φ ≤ q < 1: no printed case
+    # the case edges, closed as printed: q = 1 (r = 1, φ = 0) is "1 ≤ q < √2"; q = √2 exactly (the float √2 at φ = 0)
+    # is "q ≥ √2", as is r = √2 for the mistakes
+    assert_close(table1_iterations(1.0, 0.0, 6.0, 2.0), 2 + 2 * L / -math.log(0.25), "q = 1 edge")
+    s2 = math.sqrt(2)
+    assert_close(table1_iterations(s2, 0.0, 6.0, 2.0), 2 + 2 * L / -math.log(1 - 1 / s2 ** 2), "q = sqrt2 edge")
+    assert table1_iterations(0.25, 0.5, 6.0, 2.0) is None  # q = 0.5 = 1 − φ is not "< 1 − φ" (nor ≥ 1)
+    # a factor that rounds to 1 in float64 (φ → 1, or r huge): −log X = 0, the printed bound is +∞ (never 1/0)
+    assert table1_iterations(1.0, 1 - 1e-12, 6.0, 2.0) == math.inf
+    assert table1_mistakes(1e9, 6.0, 2.0) == math.inf
 
 
 @pytest.mark.claim("OMM-APPA")
@@ -212,8 +224,10 @@ def test_ex51_values():
     r = check("OMM-EX51", X, y, kernel="linear", learner="perceptron", params={"part": "perceptron"})
     assert r.terms["m"] == m
     assert r.terms["updates (y w.x <= 0) t<=m"] == _perceptron_updates(X, y, m) == m
+    # counts compared exactly: one prediction mistake fewer than m rounds would be a violation, not within a tolerance
+    assert r.lhs == m and r.rhs == r.terms["prediction mistakes t<=m"] and r.tolerance == 0.0
     r = check("OMM-EX51", X, y, kernel="linear", learner="omm-efficient", params={"part": "omm"})
-    assert r.rhs == 2 and r.lhs <= 2 and r.terms["r"] == 0.5
+    assert r.rhs == 2 and r.lhs <= 2 and r.terms["r"] == 0.5 and r.tolerance == 0.0
     r = check("OMM-EX51", *DUMMY, params={"part": "algebra"})
     assert r.terms["(c+r)^2+1"] == "85/4"
     assert r.terms["printed"] == "77/4"  # c² + 4/c² + 3 = 16 + 1/4 + 3
@@ -675,3 +689,65 @@ def test_inner_l2_closed_form_by_case():
     s = np.array([-0.1, -0.5, 0.2, 0.64, 0.85])
     want = [1.0, 1.0, math.sqrt(1 - 0.04 / 0.25), math.sqrt(1 - 0.64 ** 2 / 0.64), math.sqrt(1 - 1.7 + 0.81)]
     assert _inner_l2(ell, s) == pytest.approx(want, rel=1e-15, abs=1e-15)
+
+
+@pytest.mark.parametrize("claim_id", with_declarations(claims_in("bounds.omm")))
+def test_claim_params_are_what_the_claim_accepts(claim_id):
+    """The claims' declared parameters (tests/param_checks.check_claim_params): defaults, ends, choices, boundary
+    points, and the learner parameters the claim sets or hunts with, as the claim's validation applies them."""
+    check_claim_params(claim_id)
+
+
+@pytest.mark.claim("OMM-L31")
+def test_omm_l31_lower_end_is_the_worse_of_both_deviations():
+    """OMM-L31's verdict rests on both of its statements at once: |γ − τ/2| ≤ dev_tau and γ − margin(w, b) ≤ dev_w,
+    so its certified lower end is −max(dev_tau, dev_w), recounted here from the reported terms. On l_1.5 data the
+    two deviations differ by orders of magnitude (the Lemma 3.1 classifier's margin is the looser one)."""
+    rng = np.random.default_rng(1)
+    for p in (2.0, 3.0, 1.5):
+        X = rng.normal(size=(8, 2))
+        y = np.where(X[:, 0] > 0, 1, -1)
+        X[:, 0] += 0.5 * y
+        r = check("OMM-L31", X, y, params={"p": p})
+        dev_tau, dev_w = r.terms["|gamma - tau/2| <="], r.terms["gamma - margin(w,b) <="]
+        assert dev_tau >= 0 and dev_w >= 0
+        assert r.rhs_lower == -max(dev_tau, dev_w) and (r.lhs, r.rhs) == (0.0, 0.0)
+        assert r.holds is (max(dev_tau, dev_w) <= r.tolerance)
+        if p == 1.5:
+            assert dev_w > 1e3 * dev_tau  # the case that tells max from min
+
+
+@pytest.mark.parametrize("claim_id", with_learner_params(claims_in("bounds.omm")))
+def test_an_omitted_learner_parameter_is_its_default(claim_id):
+    """A calculator reads the learner parameters the learner ran with: the check with them omitted and with each
+    given at its declared default have the same outcome (tests/param_checks.check_omitted_is_default)."""
+    assert check_omitted_is_default(claim_id, *small_sequence()) > 0
+
+
+@pytest.mark.parametrize("claim_id", with_declared_ends(claims_in("bounds.omm")))
+def test_declared_ends_meet_the_claims_hypotheses(claim_id):
+    """A claim parameter's declared range is its hypothesis: values at its ends pass the claim's preconditions on
+    that parameter and never crash the check (tests/param_checks.check_ends_meet_the_hypotheses)."""
+    assert check_ends_meet_the_hypotheses(claim_id, *small_sequence()) > 0
+
+
+@pytest.mark.claim("OMM-NUM")
+def test_omm_num_baseline_is_added_when_not_given():
+    """OMM-NUM compares every variant with the (θ = 0, b* = 0) one: given θ's without 0, the baseline is added (it
+    was a StopIteration crash); the verdict is the one with θ = 0 listed explicitly."""
+    a = check("OMM-NUM", learner="perceptron-bias", params={"thetas": [10.0]})
+    b = check("OMM-NUM", learner="perceptron-bias", params={"thetas": [0.0, 10.0]})
+    assert (a.holds, a.lhs, a.rhs, a.terms) == (b.holds, b.lhs, b.rhs, b.terms) and a.terms["variants"] == 4
+
+
+@pytest.mark.claim("OMM-T41")
+def test_omm_t41_refuses_a_phi_above_rho_below_one():
+    """Theorem 4.1 is about φ ≤ ρ (and φ < 1): φ = 0.9 with ρ = 0.5 is refused by the precondition even though
+    φ < 1; φ = 0.5 = ρ is admitted."""
+    from bounds.base import PreconditionError
+
+    X = np.array([[1.0, 0.2], [0.8, -0.1], [-1.0, 0.1], [-0.7, -0.3]])
+    y = np.array([1, 1, -1, -1])
+    with pytest.raises(PreconditionError, match=r"phi <= rho"):
+        check("OMM-T41", X, y, kernel="linear", learner="omm-efficient", params={"rho": 0.5, "phis": [0.9]})
+    check("OMM-T41", X, y, kernel="linear", learner="omm-efficient", params={"rho": 0.5, "phis": [0.5]})

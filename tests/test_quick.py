@@ -241,3 +241,29 @@ def test_fista_momentum_and_its_restart():
     mom, t2 = fista_momentum(t, False)
     assert t2 == 0.5 * (1 + math.sqrt(1 + 4 * t * t)) and mom == (t - 1) / t2 and 0.28 < mom < 0.29
     assert fista_momentum(7.0, True) == (0.0, 1.0)
+
+
+@pytest.mark.parametrize("c_L", [0.25, 1.0, 4.0])
+def test_every_point_the_ascent_evaluates_is_a_box_projection(monkeypatch, c_L):
+    """bounds.quick.box is the Euclidean projection onto [0, c_L]^T (coordinates inside kept exactly, those outside
+    set to the nearest end; idempotent), and every dual point the ascent evaluates (warm start, gradient steps,
+    momentum extrapolations) lies in the box: a feasible dual, so each g(a) is a weak-duality bound."""
+    import bounds.quick as quick
+
+    a = np.array([-3.0, 0.0, 0.1 * c_L, 0.5 * c_L, c_L, np.nextafter(c_L, 0), 2 * c_L, np.inf, -np.inf])
+    p = quick.box(a, c_L)
+    assert np.array_equal(p, [0.0, 0.0, 0.1 * c_L, 0.5 * c_L, c_L, np.nextafter(c_L, 0), c_L, c_L, 0.0])
+    assert np.array_equal(quick.box(p, c_L), p)
+    seen = []
+    real = quick._Dual
+
+    def recording(oracle, a, c_s, U):
+        seen.append(np.array(a, copy=True))
+        return real(oracle, a, c_s, U)
+
+    monkeypatch.setattr(quick, "_Dual", recording)
+    X, y = _data(3, 20, "gaussian:sigma=1")
+    quick_solve(HingeOracle(X, y, "gaussian:sigma=1"), c_L, 0.3, 2.0, iters=60,
+                start=np.linspace(-c_L, 2 * c_L, 20))  # a warm start outside the box is projected too
+    assert len(seen) > 60 and all(np.all((0 <= s) & (s <= c_L)) for s in seen)
+    assert any(np.any((0 < s) & (s < min(c_L, 1.0))) for s in seen[1:])  # interior coordinates are kept
