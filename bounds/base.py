@@ -29,6 +29,7 @@ from learners.base import validate_sequence
 from learners.params import Param, ParamError, declared, defaults, validate
 
 from .catalog import BY_ID, CatalogEntry
+from .kept import Kept
 
 RTOL = 1e-9
 ATOL = 1e-9
@@ -44,8 +45,7 @@ def within_unit_kernel(diag: np.ndarray) -> bool:
 GIVEN_TRACE: ContextVar = ContextVar("GIVEN_TRACE", default=None)
 #: The last few runs in ball arithmetic, by content (learner, its parameters, kernel, sequence, precision): two
 #: claims certified on one run (POM-T2 and POM-C1, say) re-derive it once. A run is a function of that key alone.
-_BALL_RUNS: "dict[tuple, Any]" = {}
-_BALL_RUNS_KEPT = 2  # tuning: how many runs are kept; a miss only recomputes
+_BALL_RUNS = Kept(2)  # tuning: how many runs are kept; a miss only recomputes
 
 
 class PreconditionError(ValueError):
@@ -303,12 +303,7 @@ class Context:
             return self.make_learner().run(self.X, self.y)
         key = (self.learner, repr(sorted(self.learner_params.items())), self.kernel.spec(), nm.ball_precision(),
                self.X.shape, self.X.tobytes(), np.asarray(self.y).tobytes())
-        if key not in _BALL_RUNS:
-            run = self.make_learner().run(self.X, self.y)  # (an exception leaves nothing behind)
-            while len(_BALL_RUNS) >= _BALL_RUNS_KEPT:
-                del _BALL_RUNS[next(iter(_BALL_RUNS))]
-            _BALL_RUNS[key] = run
-        return _BALL_RUNS[key]
+        return _BALL_RUNS.get_or(key, lambda: self.make_learner().run(self.X, self.y))
 
     def result(self, lhs, rhs, terms=None, rhs_lower=None, comparator=None, notes=(), tol=None,
                uncertified: str | None = None) -> ClaimResult:

@@ -33,6 +33,8 @@ from learners import numeric as nm
 from learners.expansion import KernelExpansion
 from learners.kernels import Kernel, parse_kernel
 
+from .kept import Kept
+
 
 class OracleError(RuntimeError):
     """Neither solver returned a usable solution."""
@@ -174,21 +176,8 @@ def snapped(a: np.ndarray, c_L) -> list[np.ndarray]:
 #: Float64 results by content (the kernel, the sequence and, for a solve, the problem's coefficients): a certified
 #: re-derivation builds its own oracle on the float run's data and reuses that run's eigendecomposition and solves
 #: instead of computing them again. Each is a function of its key alone.
-_BY_CONTENT: dict = {}
-_BY_CONTENT_KEPT = 32  # tuning: how many results are kept; a miss only recomputes
-
-
-def _remembered(key: tuple, compute):
-    if key not in _BY_CONTENT:
-        value = compute()  # (an exception leaves nothing behind)
-        while len(_BY_CONTENT) >= _BY_CONTENT_KEPT:
-            del _BY_CONTENT[next(iter(_BY_CONTENT))]
-        _BY_CONTENT[key] = value
-    return _BY_CONTENT[key]
-
-
-_BALL_GRAMS: dict = {}
-_BALL_GRAMS_KEPT = 2  # tuning: how many matrices are kept; a miss only recomputes
+_BY_CONTENT = Kept(32)  # tuning: how many results are kept; a miss only recomputes
+_BALL_GRAMS = Kept(2)  # tuning: how many matrices are kept; a miss only recomputes
 
 
 def ball_gram(kernel: Kernel, X: np.ndarray) -> tuple:
@@ -199,17 +188,16 @@ def ball_gram(kernel: Kernel, X: np.ndarray) -> tuple:
     from flint import arb_mat
 
     X = np.asarray(X, float)
-    key = (kernel.spec(), X.shape, X.tobytes(), nm.ball_precision())
-    if key not in _BALL_GRAMS:
+
+    def compute() -> tuple:
         Xb = nm.asarray(X)
         K = kernel.matrix(Xb, Xb)
         if getattr(kernel, "unit_diagonal", False):
             for t in range(len(K)):
                 K[t, t] = nm.scalar(1)
-        while len(_BALL_GRAMS) >= _BALL_GRAMS_KEPT:
-            del _BALL_GRAMS[next(iter(_BALL_GRAMS))]
-        _BALL_GRAMS[key] = (K, arb_mat([[nm.ball(v).a for v in row] for row in K]))
-    return _BALL_GRAMS[key]
+        return K, arb_mat([[nm.ball(v).a for v in row] for row in K])
+
+    return _BALL_GRAMS.get_or((kernel.spec(), X.shape, X.tobytes(), nm.ball_precision()), compute)
 
 
 class HingeOracle:
@@ -233,7 +221,7 @@ class HingeOracle:
     # from eigen-coordinates): the quick dual ascent (bounds.quick) needs K alone, so a screened candidate skips it.
     @cached_property
     def _eig(self) -> tuple[np.ndarray, np.ndarray]:
-        return _remembered(("eig", self._content), self._eigh)
+        return _BY_CONTENT.get_or(("eig", self._content), self._eigh)
 
     def _eigh(self) -> tuple[np.ndarray, np.ndarray]:
         lam, V = np.linalg.eigh(self.K)
@@ -330,7 +318,7 @@ class HingeOracle:
         if (type(self)._solve_float, solve) != _PLAIN:  # a solve path swapped in (bounds.quick, a test): not kept
             return self._solve_float(c_L, c_s, U)
         key = ("solve", self._content) + tuple(nm.exact_key(v) for v in (c_L, c_s, U))
-        return _remembered(key, lambda: self._solve_float(c_L, c_s, U))
+        return _BY_CONTENT.get_or(key, lambda: self._solve_float(c_L, c_s, U))
 
     def _certified(self, c_L, c_s, U) -> OracleResult:
         """The float64 solve (at the coefficients' midpoints), then its explicit comparator and its dual bound

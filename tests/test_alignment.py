@@ -9,6 +9,7 @@ import pytest
 
 from bounds import oracle
 from bounds.alignment import kernel_alignment
+from bounds.kept import Kept
 from learners import numeric as nm
 from tests.referee import kappa
 
@@ -17,7 +18,7 @@ from tests.referee import kappa
 def test_a_t_in_balls_encloses_the_exact_value_and_shares_the_oracles_gram(monkeypatch, kernel):
     """On rational data (k/8), A_T in balls contains A_T computed here in Fractions from the definition, and the
     oracle's certified K on the same sequence is the very matrix the alignment used (one Gram computation)."""
-    monkeypatch.setattr(oracle, "_BALL_GRAMS", {})
+    monkeypatch.setattr(oracle, "_BALL_GRAMS", Kept(2))
     rng = np.random.default_rng(3)
     X, y = rng.integers(-8, 9, size=(7, 2)) / 8, rng.choice([-1, 1], 7)
     Xq = [[Q(v) for v in x] for x in X]

@@ -17,6 +17,7 @@ import bounds
 import learners
 from bounds import registry
 from bounds.base import Claim, Context
+from bounds.kept import Kept
 from bounds.errata import WITNESS_DIR, Witness, replay
 from learners import numeric as nm
 
@@ -395,7 +396,7 @@ def test_two_claims_certified_on_one_run_re_derive_it_once(monkeypatch):
         return real(self, X, y, *a, **k)
 
     monkeypatch.setattr(POMD, "run", counted)
-    monkeypatch.setattr(bounds.base, "_BALL_RUNS", {})
+    monkeypatch.setattr(bounds.base, "_BALL_RUNS", Kept(2))
     rng = np.random.default_rng(1)
     X, y = rng.normal(size=(25, 2)), rng.choice([-1, 1], 25)
     for cid, U in (("POM-T2", 2.0), ("POM-C1", 2.0), ("POM-C1", 1.5)):

@@ -942,11 +942,10 @@ def _grow_and_compare(kernel: str, Xq: list) -> None:
             beta = qsolve([[kappa(kernel, Xq[i], Xq[j]) for j in S] for i in S], k)
             nhat = sum(b * v for b, v in zip(beta, k))
             alpha = alpha - nhat
-            got_beta, got_nhat, got_alpha = f.eq4(kern, kern, t)
+            got_beta, got_nhat, got_alpha, z = f.eq4(kern, kern, t)
             for got, want in [*zip(got_beta, beta), (got_nhat, nhat), (got_alpha, alpha)]:
                 lo, hi = (Q(int(v.p), int(v.q)) for v in interval(got))
                 assert lo <= want <= hi and hi - lo < Q(1, 10**40), (Xq, t, want, got)
-            z = f.z
         if alpha > Q(1, 100):  # a point far from the span joins (as an ALD failure makes it); K_S stays regular
             f.grow(t, z, fmpq(alpha.numerator, alpha.denominator))
             S.append(t)

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from scipy.optimize import minimize
 
 from bounds.oracle import HingeOracle, hinge
+from bounds.kept import Kept
 
 
 def problem(seed, T=25, d=3, noise=0.2):
@@ -129,7 +130,7 @@ def test_float_solves_are_kept_by_content_and_a_swapped_solve_path_is_not(monkey
     import bounds.oracle as oracle
     from bounds.quick import quick_oracle
 
-    monkeypatch.setattr(oracle, "_BY_CONTENT", {})
+    monkeypatch.setattr(oracle, "_BY_CONTENT", Kept(32))
     rng = np.random.default_rng(7)
     X, y = rng.normal(size=(12, 2)), rng.choice([-1.0, 1.0], 12)
     a = HingeOracle(X, y, "gaussian:sigma=1").min_loss(0.5)

@@ -168,7 +168,7 @@ class Factor:
         self.L: list[list] = []
 
     def eq4(self, kern, kb, t: int) -> tuple:
-        """:func:`eq4` for S = self.S ≠ ∅ from the factor: (β*, kᵀK_S⁻¹k, α_t)."""
+        """:func:`eq4` for S = self.S ≠ ∅ from the factor: (β*, kᵀK_S⁻¹k, α_t, z = L⁻¹k, the row x_t brings)."""
         z: list = []
         for i, row in enumerate(self.L):
             z.append((kb(self.S[i], t) - total(row[j] * z[j] for j in range(i))) / row[i])
@@ -176,9 +176,8 @@ class Factor:
         beta: list = [None] * n
         for i in reversed(range(n)):
             beta[i] = (z[i] - total(self.L[j][i] * beta[j] for j in range(i + 1, n))) / self.L[i][i]
-        self.z = z
         nhat = total(v * v for v in z)
-        return beta, nhat, kern(t, t) - nhat
+        return beta, nhat, kern(t, t) - nhat, z
 
     def grow(self, t: int, z: list, alpha: Real) -> None:
         self.L.append([ball(v) for v in z] + [sqrt(alpha)])
@@ -281,8 +280,7 @@ def _replay(c: Certificate) -> POMDRun:
                 if not S:
                     beta, nhat, alpha = [], fmpq(0), p.D  # footnote 2 when S = ∅
                 elif factor.S == S:
-                    beta, nhat, alpha = factor.eq4(kern, kb, t)
-                    z = factor.z
+                    beta, nhat, alpha, z = factor.eq4(kern, kb, t)
                 else:
                     beta, nhat, alpha = eq4(kern, S, t)
                 try:
