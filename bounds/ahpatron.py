@@ -22,8 +22,10 @@ from .base import Claim
 from .oracle import HingeOracle, against_comparators
 from .registry import claim
 
-PROJ_RTOL = 1e-8  # normal-equation residual of eq. 9 (relative; Cholesky on K₂ + ηI, condition ≤ (B/2 + η)/η)
-NORM_RTOL = 1e-9  # ‖f̄_t‖ against c_t U (relative to max(1, c_t U))
+# the stated tolerances of AHP-PROJ, exact (the certified path divides by them as rationals, the float path by their
+# nearest doubles); their values only set how far from the printed eqs. 8-9 the learner may be
+PROJ_RTOL = Fraction(1, 10**8)  # tuning: eq. 9's normal-equation residual (relative; K₂ + ηI has condition ≤ (B/2 + η)/η)
+NORM_RTOL = Fraction(1, 10**9)  # tuning: ‖f̄_t‖ against c_t U (relative to max(1, c_t U))
 REL_U = 1e-12  # relative slack when comparing U with √B/4
 
 
@@ -95,20 +97,20 @@ class AhpatronProjection(Claim):
             res = [v for v, k in zip(tr["proj_residual"], h) if k]
             err = [abs(nm.ball(a) - b) for a, b, k in zip(tr["fbar_norm"], tr["cU"], h) if k]
             cu = [v for v, k in zip(tr["cU"], h) if k]
-            score = [nm.bmax(r / q(1, 10**8), e / (q(1, 10**9) * nm.bmax(1, c)))  # tuning: the stated tolerances
+            score = [nm.bmax(r / q(PROJ_RTOL), e / (q(NORM_RTOL) * nm.bmax(1, c)))
                      for r, e, c in zip(res, err, cu)]
             return ctx.result(nm.bmax(*score), 1, {"halvings": int(h.sum()), "residual": nm.bmax(*res),
                                                    "| ||fbar|| - cU |": nm.bmax(*err)}, tol=0.0)
         res = np.asarray(tr["proj_residual"], float)[h]
         err = np.abs(np.asarray(tr["fbar_norm"], float) - np.asarray(tr["cU"], float))[h]
         cu = np.asarray(tr["cU"], float)[h]
-        score = np.maximum(res / PROJ_RTOL, err / (NORM_RTOL * np.maximum(1.0, cu)))
+        score = np.maximum(res / float(PROJ_RTOL), err / (float(NORM_RTOL) * np.maximum(1.0, cu)))
         w = int(np.argmax(score))
         rounds = np.flatnonzero(h) + 1
         return ctx.result(float(score[w]), 1.0, {"halvings": int(h.sum()), "worst round": int(rounds[w]),
-                                                 "residual": float(res[w]), "residual tolerance": PROJ_RTOL,
+                                                 "residual": float(res[w]), "residual tolerance": float(PROJ_RTOL),
                                                  "| ||fbar|| - cU |": float(err[w]), "cU": float(cu[w]),
-                                                 "norm tolerance": NORM_RTOL * max(1.0, float(cu[w]))}, tol=0.0)
+                                                 "norm tolerance": float(NORM_RTOL) * max(1.0, float(cu[w]))}, tol=0.0)
 
 
 @claim

@@ -505,11 +505,7 @@ class _ExpectationClaim(Claim):
         res._bogd_evidence = _evidence(ctx)
         return res
 
-    def preconditions(self, ctx):
-        n = ctx.claim_params["seeds"]
-        ctx.require("seeds >= 2", int(n) == n and n >= 2, f"seeds = {n!r}: an interval needs at least 2 runs")
-        c = ctx.claim_params["confidence"]
-        ctx.require("0 < confidence < 1", 0 < c < 1, f"confidence = {c!r}")
+    def preconditions(self, ctx):  # seeds ≥ 2 and 0 < confidence < 1 are MC_PARAMS' declared ranges
         _require_lam_eta(ctx, ctx.resolved_params())
 
     def consts(self, ctx) -> dict:

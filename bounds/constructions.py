@@ -239,16 +239,10 @@ class ForgetronTable81(Claim):
         return super()._check(X, y, KERNEL, learner, params, comparator)
 
     def preconditions(self, ctx: Context) -> None:
-        cp = {**self.claim_params, **ctx.params}
+        cp = ctx.claim_params
         ctx.require("learner is a column of Table 8.1", ctx.learner is None or ctx.learner in PAPER_TABLE[0.05],
                     f"columns: {sorted(PAPER_TABLE[0.05])}, got {ctx.learner!r}")
-        ctx.require("reps >= 1", int(cp["reps"]) == cp["reps"] and cp["reps"] >= 1, f"reps = {cp['reps']}")
-        ctx.require("T >= 100", int(cp["T"]) == cp["T"] and cp["T"] >= 100, f"T = {cp['T']}")
-        ctx.require("0 < confidence < 1", 0 < cp["confidence"] < 1, f"confidence = {cp['confidence']}")
-        ctx.require("reading", cp["reading"] in READINGS, f"one of {READINGS}, got {cp['reading']!r}")
-        ctx.require("order", cp["order"] in ORDERS, f"one of {ORDERS}, got {cp['order']!r}")
-        ctx.require("interval", cp["interval"] in ("binomial", "sets"),
-                    f"binomial or sets, got {cp['interval']!r}")
+        # reps, T, confidence, reading, order and interval: their declared ranges and choices (PARAMS)
         ctx.require("reps >= 2 for interval=sets", cp["interval"] != "sets" or cp["reps"] >= 2,
                     f"reps = {cp['reps']}")
 

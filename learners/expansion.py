@@ -265,7 +265,7 @@ class KernelExpansion:
             fv[:n] = self._fv + coef * row if n else self._fv
             fv[n] = fx + coef * kxx
             self._fv = fv
-        self._ops += 1
+        self._ops += 1  # tuning: counts toward the refresh period of the incremental norm
         if self._factor is not None:
             try:
                 self._factor.append(row, kxx)
@@ -296,7 +296,7 @@ class KernelExpansion:
             self._G[:n, i] = self._G[:n, last]
             self._G[i, i] = self._G[last, last]
         self._n = last
-        self._ops += 1
+        self._ops += 1  # tuning: counts toward the refresh period of the incremental norm
         self._factor = None
         return x, a, b, lab
 
@@ -357,7 +357,7 @@ class KernelExpansion:
         self._alpha[i] = value
         if self._fv is not None:
             self._fv += delta * self._G[i, : self._n]
-        self._ops += 1
+        self._ops += 1  # tuning: counts toward the refresh period of the incremental norm
 
     def add_in_span(self, c: float, beta: np.ndarray, row: np.ndarray, fx: float, nhat: float) -> None:
         """f ← f + c·Σ_i β_i κ(x_i, ·), with Σ_i β_i κ(x_i, ·) the projection of κ(x, ·) onto the span of the support
@@ -371,7 +371,7 @@ class KernelExpansion:
         self._norm_sq += 2 * c * fx + c * c * nhat
         if self._fv is not None:
             self._fv += c * row
-        self._ops += 1
+        self._ops += 1  # tuning: counts toward the refresh period of the incremental norm
 
     def set_alpha(self, alpha: np.ndarray) -> None:
         """Replace every coefficient at once (O(n²) norm refresh)."""

@@ -506,6 +506,21 @@ def test_table_3_setting_is_checked_exactly(params, want):
     assert terms(certified(r))["|N_T|"] == [sum(ref["N"])] * 2
 
 
+@pytest.mark.claim("AHP-TAB3")
+@pytest.mark.parametrize("params", [{"eta": 0.0005 * (1 + 1e-13)}, {"lam": 0.25 * (1 + 1e-13)}])
+def test_table_3_setting_within_float_tolerance_is_not_certified(params):
+    """η or λ within the float path's relative 1e-12 of the experiments' setting but not in it: the float check
+    accepts, the exact one refuses, so the verdict is inconclusive and names the setting (each condition of the
+    exact check alone decides)."""
+    rng = np.random.default_rng(7)
+    X = rng.uniform(-0.5, 0.5, (40, 3))
+    y = np.where(rng.random(40) < 0.5, 1, -1)
+    p = {"preset": "experiments", "B": 8, "T_min": 10, "N_min": 1}
+    assert bounds.check("AHP-TAB3", X, y, kernel="linear", params={**p, **params}).holds is True
+    r = bounds.check("AHP-TAB3", X, y, kernel="linear", params={**p, **params}, certify=True)
+    assert r.verdict == "inconclusive" and "precondition 'experiments' setting' fails" in r.certificate.reason
+
+
 @pytest.mark.claim("AHP-PROJ")
 def test_ahp_proj_without_halving_reports_zero():
     """No halving round (T < B): nothing to check, lhs = 0 ≤ 1, certified (a survivor of the mutation sample

@@ -348,6 +348,23 @@ def test_certified_diameter_brackets_the_exact_diameter(p):
     assert lo0 == 0.0 and 0.0 <= hi0 <= 1e-7 and (p == 2.0 or hi0 == 0.0)  # l_2: the Gram trick's error bound
 
 
+@pytest.mark.parametrize("X, exact", [([[1.0, 0.0], [1.0 + 2.0 ** -30, 0.0]], 2.0 ** -30),
+                                      ([[0.75, 0.3], [0.75 + 2.0 ** -28, 0.3], [0.75, 0.3 + 2.0 ** -29]], None)])
+def test_certified_diameter_covers_pairs_the_gram_screening_loses(X, exact):
+    """Points 2^-30 apart at norm ~1: the l_2 Gram trick's squared distances are all rounding (the screening picks
+    a diagonal pair, float diameter 0), so the upper end rests on the screening's error bound alone, which must
+    still cover the exact diameter (computed here in Fractions; None: the largest pairwise distance)."""
+    from fractions import Fraction
+
+    from learners.maxmargin import certified_diameter
+
+    Q = [[Fraction(v) for v in row] for row in X]
+    sq = max(sum((a - b) ** 2 for a, b in zip(u, v)) for u in Q for v in Q)
+    assert exact is None or sq == Fraction(exact) ** 2
+    lo, hi = certified_diameter(np.array(X), 2.0)
+    assert Fraction(lo) ** 2 <= sq <= Fraction(hi) ** 2 and hi < 1e-6
+
+
 @pytest.mark.parametrize("w,b", [([math.nan, 1.0], 0.5), ([1.0, 0.0], math.inf), ([0.0, 0.0], 0.5)])
 def test_a_non_finite_or_zero_classifier_certifies_nothing(w, b):
     """certify_bracket skips a candidate classifier with a non-finite w or b, or w = 0: with no other candidate the

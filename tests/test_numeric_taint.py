@@ -18,8 +18,9 @@ from learners import numeric as nm
 from learners.params import ExactDecimal
 
 LONG = [0.1, 0.9, math.sqrt(2), 1 / 3, np.float64(0.1), np.float64(math.pi), 1e-300, 1 + 2.0**-40, 1e20,
-        float(2**53 - 1)]
-SHORT = [0.5, 2.0, 0.25, 1.5, 12.0, -0.75, 2.0**-30, 0.0, -0.0, 3.0 * 2**40, 1e8, np.float64(0.375)]
+        float(2**53 - 1), float(2**25 - 1), (2**24 + 1) * 2.0**-10]  # the last two: an odd part of 25 bits
+SHORT = [0.5, 2.0, 0.25, 1.5, 12.0, -0.75, 2.0**-30, 0.0, -0.0, 3.0 * 2**40, 1e8, np.float64(0.375),
+         float(2**24 - 1), (2**24 - 1) * 2.0**-40]  # an odd part of exactly SHORT_MANTISSA = 24 bits
 EXACT = [3, -7, np.int64(5), Fraction(9, 10), Fraction(1, 3), ExactDecimal("0.9"), ExactDecimal("-2.3")]
 
 ARITH = [operator.add, operator.sub, operator.mul, operator.truediv, operator.pow]

@@ -100,6 +100,24 @@ def test_bogd_unb_defects_and_printed_p():
     assert r.terms["round"] == t_min + 1  # 1-based round of the smallest printed p
 
 
+@pytest.mark.claim("BOGD-UNB")
+def test_bogd_unb_defects_are_relative_to_max_alpha():
+    """Each defect of a removal round is relative to max|α| (the docstring's "relative to max α"): scaling α, the
+    new weights and the cap γη by 2²⁰ scales every float64 operation exactly, so each reported defect is the same
+    bit for bit. The rounds used carry a nonzero eq. 8 rounding residue, so a defect multiplied by max|α| instead of
+    divided would change by 2⁴⁰ here."""
+    X, y = _seq(60)
+    learner = learners.make("bogd", kernel=GAUSS, B=5, lam=0.1, eta=0.5, seed=3)
+    learner.run(X, y)
+    le, cap, c = 0.1 * 0.5, 1.0 * 0.5, 2.0 ** 20
+    recs = [rec for rec in learner.removal_log if max(rec["p"]) < 1]
+    residues = [bogd.BOGDUnbiased._defects(rec, le, cap)["eq8 |alpha_ik - lam eta (a+b)|"] for rec in recs]
+    assert max(residues) > 0, "no round with a rounding residue: the test would not see the scale"
+    for rec in recs:
+        big = {**rec, "alpha": np.asarray(rec["alpha"]) * c, "alpha_new": np.asarray(rec["alpha_new"]) * c}
+        assert bogd.BOGDUnbiased._defects(big, le, cap * c) == bogd.BOGDUnbiased._defects(rec, le, cap)
+
+
 @pytest.mark.claim("BOGD-H")
 def test_bogd_h_trace_consistency_and_removals():
     X, y = _seq(60)

@@ -338,6 +338,23 @@ def test_table1_symbolic_no_case_and_run():
 
 
 @pytest.mark.claim("OMM-TAB1")
+@pytest.mark.parametrize("phi", [0.0, 0.25, 0.5])
+def test_table1_run_looks_at_each_printed_case_boundary(monkeypatch, phi):
+    """Run mode takes each column's extremes over the certified r bracket on both sides of every r where the
+    printed case changes (the columns jump there): the mistakes column at r = 1 and √2, the iterations column where
+    q = r/(1 − φ) crosses 1 − φ, 1 and √2, i.e. r = (1 − φ)², 1 − φ and √2(1 − φ), computed here."""
+    seen = []
+    real = omm.extremes
+    monkeypatch.setattr(omm, "extremes", lambda f, g, breaks=(): seen.append(sorted(breaks)) or real(f, g, breaks))
+    X, y = make_sequence("ex51")
+    check("OMM-TAB1", X, y, kernel="linear", params={"phi_t": phi})
+    c = 1 - phi
+    assert len(seen) == 2
+    assert seen[0] == pytest.approx([1.0, math.sqrt(2)], rel=1e-15)
+    assert seen[1] == pytest.approx(sorted([c * c, c, math.sqrt(2) * c]), rel=1e-15)
+
+
+@pytest.mark.claim("OMM-TAB1")
 def test_table1_symbolic_at_q_exactly_sqrt2():
     """r = float(√2), φ = 0. The float is its own binary value 1.41421356237309514547…, just above √2 (it used to be
     read back by sympy's nsimplify as √2 itself, a "nicer" number than the one given: issue 24, class 2), so
