@@ -43,7 +43,8 @@ def within_unit_kernel(diag: np.ndarray) -> bool:
 #: A learner's run computed elsewhere (bounds.scale_certify: a certified run at data-set scale) that
 #: ``Context.trace`` returns instead of running the learner again.
 GIVEN_TRACE: ContextVar = ContextVar("GIVEN_TRACE", default=None)
-#: The last few runs in ball arithmetic, by content (learner, its parameters, kernel, sequence, precision): two
+#: The last few runs in ball arithmetic, by content (the learner's name and builder, since a third-party learner
+#: substituted for a name is another learner; its parameters, kernel, sequence, precision): two
 #: claims certified on one run (POM-T2 and POM-C1, say) re-derive it once. A run is a function of that key alone.
 _BALL_RUNS = Kept(2)  # tuning: how many runs are kept; a miss only recomputes
 
@@ -301,7 +302,8 @@ class Context:
             return given
         if not nm.is_ball():
             return self.make_learner().run(self.X, self.y)
-        key = (self.learner, repr(sorted(self.learner_params.items())), self.kernel.spec(), nm.ball_precision(),
+        key = (self.learner, learners.registry.builder(self.learner) if self.learner else None,
+               repr(sorted(self.learner_params.items())), self.kernel.spec(), nm.ball_precision(),
                self.X.shape, self.X.tobytes(), np.asarray(self.y).tobytes())
         return _BALL_RUNS.get_or(key, lambda: self.make_learner().run(self.X, self.y))
 

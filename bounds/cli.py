@@ -367,6 +367,57 @@ def cmd_hunt(args) -> int:
     return 0
 
 
+# -------------------------------------------------------------------------------------------- check-learner
+def _import_factory(spec: str):
+    """``MODULE:NAME`` → the object NAME of MODULE (imported from the current folder first, then the installed
+    packages); a one-line UsageError otherwise."""
+    import importlib
+
+    module, sep, name = spec.partition(":")
+    if not sep or not module or not name:
+        raise UsageError(f"the learner must be given as MODULE:NAME (e.g. mylib.learners:MyPerceptron), got {spec!r}")
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        obj = importlib.import_module(module)
+    except ImportError as exc:
+        raise UsageError(f"cannot import {module}: {exc}") from None
+    for part in name.split("."):
+        if not hasattr(obj, part):
+            raise UsageError(f"{module} has no {name}")
+        obj = getattr(obj, part)
+    return obj
+
+
+def _renames(items: list[str]) -> dict:
+    """``--param-name lam=C`` items → {"lam": "C"} (the paper's name = the learner's)."""
+    out = {}
+    for item in _items(items):
+        paper, sep, theirs = item.partition("=")
+        if not sep or not paper.strip() or not theirs.strip():
+            raise UsageError(f"--param-name takes PAPER_NAME=YOUR_NAME, got {item!r}")
+        out[paper.strip()] = theirs.strip()
+    return out
+
+
+def cmd_check_learner(args) -> int:
+    import learners
+
+    from .learner_check import check_learner
+
+    factory = _import_factory(args.learner)
+    decls = {p.name: p for p in learners.params_of(args.implements)}
+    report = check_learner(factory, claims=args.claims or None, seconds=args.seconds, seed=args.seed,
+                           implements=args.implements, kernel=args.kernel, out_dir=args.out,
+                           progress=not args.json, max_examples=args.max_examples, clock=args.clock,
+                           params=parse_params(args.param, decls), param_names=_renames(args.param_name))
+    if args.json:
+        _emit(json.dumps(report.to_json(), indent=1, default=str))
+    else:
+        print(report)
+    return 0 if report.ok else 1
+
+
 # ------------------------------------------------------------------------------------------------- campaign
 def cmd_campaign(args) -> int:
     from adversaries.campaign import campaign
@@ -474,6 +525,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_seed, default=0, help="seed of the search")
     p.add_argument("--json", action="store_true")
     p.set_defaults(fn=cmd_hunt)
+
+    p = sub.add_parser("check-learner", help="hold your own learner (MODULE:NAME, a class or factory) to every claim "
+                       "about the algorithm it implements; exit status 1 on a certified violation of a claim with no "
+                       "known erratum")
+    p.add_argument("learner", metavar="MODULE:NAME", help="the factory: factory(kernel=κ, **params) builds a fresh "
+                   "learner with score(x) and learn(x, y) (learners.protocol)")
+    p.add_argument("--implements", required=True, metavar="NAME", help="the algorithm it implements (boundlab "
+                   "learners)")
+    p.add_argument("--claims", nargs="+", metavar="CLAIM", help="only these claims (default: every claim about it)")
+    p.add_argument("--seconds", type=_seconds, default=5.0, help="search time per claim (default 5)")
+    p.add_argument("--max-examples", type=_count, default=None, metavar="N",
+                   help="a reproducible search per claim: N sequences of the seeded local search")
+    p.add_argument("--param", action="append", default=[], metavar="k=v",
+                   help="a parameter value your learner uses, by the paper's name (the search keeps it)")
+    p.add_argument("--param-name", action="append", default=[], metavar="PAPER=YOURS",
+                   help="your learner's keyword/attribute name for a paper's parameter, e.g. lam=C")
+    p.add_argument("--kernel", help="fix the kernel (default: drawn by the search)")
+    p.add_argument("--out", default=None, help="folder for the witnesses (default: a new temporary folder)")
+    p.add_argument("--seed", type=_seed, default=0, help="seed of the searches")
+    p.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                   help="measure --seconds on the wall clock (default) or in CPU time")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(fn=cmd_check_learner)
 
     p = sub.add_parser("campaign", help="blind hunts on many claims at once (process pool or Dask)")
     p.add_argument("claims", nargs="*", metavar="CLAIM", help="claim ids (default: every implemented claim)")

@@ -61,7 +61,7 @@ import numpy as np
 
 import learners
 from adversaries.progress import bar
-from learners.protocol import as_online, call_factory, describe, substitute_for
+from learners.protocol import accepted_keywords, as_online, call_factory, describe, substitute_for
 
 READING = ("the learner's decisions are data: its scores, predictions, terms and expansions are the float64 numbers "
            "its own code produced (not re-derived); the claim's arithmetic and every oracle quantity are certified "
@@ -71,7 +71,7 @@ CHECK_GENERATORS = ("random", "few", "margin")
 INSIDE = 1 - 2.0**-20
 """Check sequences for the linear kernel are scaled by this exact factor, so that ‖x‖ ≤ 1 holds exactly."""
 VERDICTS = ("VIOLATED", "holds", "inconclusive", "not applicable")
-_OWN_FILES = ("learner_check.py", "pytest_plugin.py")
+_OWN_FILES = ("learner_check.py", "pytest_plugin.py", "cli.py")  # callers, not claims
 
 
 @dataclass
@@ -173,18 +173,43 @@ def resolve_claims(implements: "str | None", claims: "Iterable[str] | None") -> 
     return out
 
 
-def _check_factory(factory: Callable[..., Any], implements: str) -> None:
-    """The factory accepts every parameter the implemented algorithm declares (module docstring)."""
+def _check_factory(factory: Callable[..., Any], implements: str, params: dict, param_names: dict) -> dict:
+    """The parameters of ``implements`` the search must keep fixed for this factory, by name (module docstring,
+    "Parameters"): those the user fixed (``params``), and those the factory does not accept (under their paper name
+    or ``param_names``'s), read from the built learner's attribute of that name; a parameter in neither is a
+    one-line ValueError naming it."""
     if not callable(factory):
         raise TypeError(f"check_learner: factory must be callable (a class or a function building a fresh "
                         f"learner), got {type(factory).__name__}")
-    sig = inspect.signature(factory).parameters
-    if any(p.kind is p.VAR_KEYWORD for p in sig.values()):
-        return
-    need = [p.name for p in learners.params_of(implements) if p.name not in sig]
+    declared = {p.name: p for p in learners.params_of(implements)}
+    for given, what in ((params, "params"), (param_names, "param_names")):
+        unknown = sorted(set(given) - set(declared))
+        if unknown:
+            raise ValueError(f"check_learner: {what} names {', '.join(unknown)}, which {implements} does not declare "
+                             f"(its parameters: {', '.join(declared) or 'none'})")
+    fixed = learners.registry.validate_params(implements, dict(params))
+    takes = accepted_keywords(factory)
+    absent = [k for k in declared if k not in fixed and takes is not None and param_names.get(k, k) not in takes]
+    if not absent:
+        return fixed
+    probe_kernel = learners.parse_kernel("linear")
+    built = call_factory(factory, probe_kernel, {param_names.get(k, k): v for k, v in
+                                                  learners.params.defaults(declared.values()).items()
+                                                  if param_names.get(k, k) in takes})
+    need = []
+    for k in absent:
+        v = getattr(built, param_names.get(k, k), None)
+        if v is None or callable(v):
+            need.append(k)
+        else:
+            fixed[k] = declared[k].validate(v, owner=f"the learner's attribute {param_names.get(k, k)}")
     if need:
-        raise ValueError(f"check_learner: the factory must accept {', '.join(need)} (the parameters of {implements} "
-                         f"that the claims and the search set); its signature is {inspect.signature(factory)}")
+        k = need[0]
+        raise ValueError(f"check_learner: the factory does not take {k} ({declared[k].doc}) and the learner has no "
+                         f"attribute {param_names.get(k, k)}: pass params={{{k!r}: <the value it uses>}} or "
+                         f"param_names={{{k!r}: '<its name>'}}" + (f" (also: {', '.join(need[1:])})"
+                                                                    if need[1:] else ""))
+    return fixed
 
 
 def _takes_kernel(factory: Callable[..., Any]) -> bool:
@@ -197,16 +222,19 @@ class _Missing:
 
     def __init__(self):
         self.terms: list[str] = []
+        self.how: dict[str, str] = {}
 
     def __call__(self, term: str) -> None:
         frames = [f.filename for f in traceback.extract_stack()[:-1]]
         by_claim = any("/bounds/" in f and not f.endswith(_OWN_FILES) for f in frames)
         if by_claim and term not in self.terms:
-            self.terms.append(term)
+            self.terms.append(str(term))
+            self.how[str(term)] = getattr(term, "supplied_by", "")  # learners.protocol.Read
 
     def reason(self) -> str:
-        return (f"the claim reads {', '.join(repr(t) for t in self.terms)}, which the learner does not expose "
-                f"(learners.protocol)")
+        """One line: what the claim read that the learner does not expose, and the protocol method that supplies it."""
+        parts = [f"{t!r} (supplied by {self.how[t]})" if self.how.get(t) else repr(t) for t in self.terms]
+        return f"the claim reads {', '.join(parts)}, which the learner does not expose (learners.protocol)"
 
 
 # ------------------------------------------------------------------------------------------------- one claim
@@ -216,7 +244,7 @@ def _check_T(params: dict) -> int:
     return min(40, 4 * int(B)) if isinstance(B, (int, float)) and B >= 1 and math.isfinite(B) else 40
 
 
-def _probe(cid: str, learner: "str | None", kernel: "str | None", seed: int) -> None:
+def _probe(cid: str, learner: "str | None", kernel: "str | None", seed: int, fixed: "dict | None" = None) -> None:
     """One float64 check on a short generated sequence, so that a missing term is found before the search."""
     import bounds
     from adversaries.generators import generate
@@ -226,7 +254,7 @@ def _probe(cid: str, learner: "str | None", kernel: "str | None", seed: int) -> 
     if not calc.needs_sequence:
         return
     k = kernel or "linear"
-    params = default_params(cid, learner, k)
+    params = default_params(cid, learner, k, fixed)
     X, y = generate("random", np.random.default_rng(seed), {"kernel": k, "learner": learner, "params": params},
                     _check_T(params))
     try:
@@ -236,7 +264,7 @@ def _probe(cid: str, learner: "str | None", kernel: "str | None", seed: int) -> 
 
 
 def _certified_on_checks(cid: str, learner: "str | None", kernel: "str | None", seed: int,
-                         limit: float) -> tuple[int, str]:
+                         limit: float, fixed: "dict | None" = None) -> tuple[int, str]:
     """(number of check sequences certified to hold, reason why not all were) — see CHECK_GENERATORS; each check
     gets at most ``limit`` CPU seconds."""
     import bounds
@@ -246,7 +274,7 @@ def _certified_on_checks(cid: str, learner: "str | None", kernel: "str | None", 
 
     calc = bounds.get(cid)
     k = kernel or "linear"
-    params = default_params(cid, learner, k)
+    params = default_params(cid, learner, k, fixed)
     rng = np.random.default_rng(seed + 7919)
     n, why = 0, []
     for gen in CHECK_GENERATORS if calc.needs_sequence else ("none",):
@@ -292,7 +320,8 @@ def _mark_witness(path: str, label: str, implements: "str | None") -> None:
     p.write_text(json.dumps(data, indent=1) + "\n")
 
 
-def _deterministic(factory: Callable[..., Any], implements: str, witness: str) -> bool:
+def _deterministic(factory: Callable[..., Any], implements: str, witness: str,
+                   param_names: "dict | None" = None) -> bool:
     """True when two runs of the learner on the witness's sequence give the same scores."""
     from bounds.errata import Witness
 
@@ -302,7 +331,7 @@ def _deterministic(factory: Callable[..., Any], implements: str, witness: str) -
         return True
     runs = []
     for _ in range(2):
-        with substitute_for(implements, factory, lambda t: None):
+        with substitute_for(implements, factory, lambda term: None, param_names=param_names):
             runs.append(np.asarray(learners.make(implements, kernel=w.kernel, **_learner_params(implements, w.params))
                                    .run(X, y).score, float))
     return bool(np.array_equal(runs[0], runs[1]))
@@ -315,8 +344,10 @@ def _learner_params(name: str, params: dict) -> dict:
 
 def check_claim(factory: Callable[..., Any], cid: str, implements: "str | None", seconds: float, seed: int,
                 kernel: "str | None", out_dir: Path, label: str, max_examples: "int | None" = None,
-                clock: str = "wall") -> ClaimVerdict:
-    """Search one claim for ``seconds`` with the user's learner and certify the outcome (module docstring)."""
+                clock: str = "wall", fixed: "dict | None" = None,
+                param_names: "dict | None" = None) -> ClaimVerdict:
+    """Search one claim for ``seconds`` with the user's learner and certify the outcome (module docstring);
+    ``fixed``: the parameters the search keeps (:func:`_check_factory`), ``param_names``: the factory's names."""
     import bounds
     from adversaries.search import hunt
 
@@ -329,13 +360,13 @@ def check_claim(factory: Callable[..., Any], cid: str, implements: "str | None",
     calc = bounds.get(cid)
     if implements is None:
         return ClaimVerdict(cid, "not applicable", "the claim is about no learner (checked without one)")
-    with substitute_for(implements, factory, missing, label):
-        _probe(cid, implements, kernel, seed)
+    with substitute_for(implements, factory, missing, label, param_names):
+        _probe(cid, implements, kernel, seed, fixed)
         if missing.terms:
             return ClaimVerdict(cid, "not applicable", missing.reason(), seconds=elapsed())
         try:
             s = hunt(cid, learner=implements, seconds=seconds, out_dir=out_dir, seed=seed, kernel=kernel,
-                     max_examples=max_examples, clock=clock)
+                     params=fixed or None, max_examples=max_examples, clock=clock)
         except ValueError as exc:
             if missing.terms:
                 return ClaimVerdict(cid, "not applicable", missing.reason(), seconds=elapsed())
@@ -350,12 +381,12 @@ def check_claim(factory: Callable[..., Any], cid: str, implements: "str | None",
         if s is not None and s.confirmed:
             for w in s.witnesses:
                 _mark_witness(w, label, implements)
-            det = _deterministic(factory, implements, s.witnesses[0])
+            det = _deterministic(factory, implements, s.witnesses[0], param_names)
             reason = f"certified by the replay of {len(s.witnesses)} witness(es)" + \
                 ("" if det else "; the learner is NOT deterministic: a replay may not reproduce the witness")
             return ClaimVerdict(cid, "VIOLATED", reason, gap, list(s.witnesses), tried, elapsed(),
                                 errata=known_errata(cid))
-        n, why = _certified_on_checks(cid, implements, kernel, seed, max(seconds, 2.0))
+        n, why = _certified_on_checks(cid, implements, kernel, seed, max(seconds, 2.0), fixed)
         if missing.terms:
             return ClaimVerdict(cid, "not applicable", missing.reason(), gap, [], tried, elapsed())
         if s is not None and (s.float_violations or s.float_only or s.flagged > s.flags_refuted):
@@ -373,13 +404,18 @@ def check_claim(factory: Callable[..., Any], cid: str, implements: "str | None",
                             elapsed(), certified_on=n)
 
 
-def prepare(factory: Callable[..., Any], pairs: list, kernel: "str | None") -> tuple["str | None", list[str]]:
+def prepare(factory: Callable[..., Any], pairs: list, kernel: "str | None", params: "dict | None" = None,
+            param_names: "dict | None" = None) -> tuple["str | None", list[str], dict]:
     """Validate the factory for the learners of ``pairs`` (parameters, protocol) and fix the kernel: (kernel spec or
-    None to let the search draw it, notes)."""
+    None to let the search draw it, notes, the fixed parameters per learner name)."""
     notes = []
     names = sorted({n for _, n in pairs if n})
+    fixed = {name: _check_factory(factory, name, dict(params or {}), dict(param_names or {})) for name in names}
     for name in names:
-        _check_factory(factory, name)
+        read = {k: v for k, v in fixed[name].items() if k not in (params or {})}
+        if read:
+            notes.append(f"read from the learner's attributes (the search keeps them): "
+                         f"{', '.join(f'{k} = {v!r}' for k, v in read.items())}")
     if kernel is not None:
         kernel = learners.parse_kernel(kernel).spec()
     if not _takes_kernel(factory):
@@ -389,16 +425,17 @@ def prepare(factory: Callable[..., Any], pairs: list, kernel: "str | None") -> t
         kernel = "linear"
         notes.append("the factory takes no kernel: checked with the linear kernel only")
     for name in names:  # a TypeError now, rather than a failure in every claim, when it builds no online learner
-        as_online(call_factory(factory, learners.parse_kernel(kernel or "linear"),
-                               learners.params.defaults(learners.params_of(name))))
-    return kernel, notes
+        with substitute_for(name, factory, lambda term: None, param_names=param_names):
+            learners.make(name, kernel=kernel or "linear", **fixed[name]).reset()
+    return kernel, notes, fixed
 
 
 # ------------------------------------------------------------------------------------------------ the entry point
 def check_learner(factory: Callable[..., Any], claims: "Iterable[str] | None" = None, seconds: float = 5.0,
                   seed: int = 0, implements: "str | None" = None, kernel: "str | None" = None,
                   out_dir: "str | Path | None" = None, progress: bool = False,
-                  max_examples: "int | None" = None, clock: str = "wall") -> LearnerReport:
+                  max_examples: "int | None" = None, clock: str = "wall", params: "dict | None" = None,
+                  param_names: "dict | None" = None) -> LearnerReport:
     """Check the learner built by ``factory`` against every applicable claim (see the module docstring).
 
     ``claims``: claim ids (default: every claim about ``implements``); ``seconds``: search time per claim;
@@ -406,13 +443,15 @@ def check_learner(factory: Callable[..., Any], claims: "Iterable[str] | None" = 
     ``out_dir``: where witnesses go (default: a new temporary folder, named in the report); ``max_examples`` = N
     makes each search reproducible (the hunt's seeded local search for N sequences, ``seconds`` then only a cap);
     ``clock="cpu"``: ``seconds`` are CPU seconds of this process (a loaded machine then still searches as long);
-    ``progress``: a progress bar on standard error when it is a terminal (adversaries.progress)."""
+    ``progress``: a progress bar on standard error when it is a terminal (adversaries.progress); ``params``: parameter
+    values the learner uses, fixed for every search (the paper's names); ``param_names``: the factory's keyword (and
+    attribute) name for a paper's parameter name, e.g. ``{"lam": "C"}`` (module docstring, "Parameters")."""
     t0 = time.monotonic()
     pairs = resolve_claims(implements, claims)
     seconds = float(seconds)
     if not (seconds > 0 and math.isfinite(seconds)):
         raise ValueError(f"check_learner: seconds must be a positive number, got {seconds}")
-    kernel, notes = prepare(factory, pairs, kernel)
+    kernel, notes, fixed = prepare(factory, pairs, kernel, params, param_names)
     out = Path(out_dir) if out_dir is not None else Path(tempfile.mkdtemp(prefix="boundlab-check-"))
     label = describe(factory)
     verdicts = []
@@ -420,7 +459,7 @@ def check_learner(factory: Callable[..., Any], claims: "Iterable[str] | None" = 
         for i, (cid, name) in enumerate(pairs):
             shown.set_postfix_str(cid)
             verdicts.append(check_claim(factory, cid, name, seconds, seed + i, kernel, out, label, max_examples,
-                                        clock))
+                                        clock, fixed.get(name), param_names))
             shown.update(1)
     return LearnerReport(label, implements, verdicts, time.monotonic() - t0, str(out),
                          kernel, notes)
@@ -431,7 +470,7 @@ def replay(witness: "str | Path", factory: Callable[..., Any]):
     from .errata import Witness, replay as errata_replay
 
     w = Witness.load(witness)
-    with substitute_for(w.learner, factory, lambda t: None):
+    with substitute_for(w.learner, factory, lambda term: None):
         return errata_replay(w)
 
 

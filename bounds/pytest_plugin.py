@@ -44,9 +44,11 @@ class ClaimCheck:
     """One claim of one learner; calling it runs the check and turns the verdict into a test outcome."""
 
     def __init__(self, factory: Callable[..., Any], claim: str, implements: "str | None", seconds: float,
-                 seed: int, kernel: "str | None", clock: str = "wall"):
+                 seed: int, kernel: "str | None", clock: str = "wall", params: "dict | None" = None,
+                 param_names: "dict | None" = None):
         self.factory, self.claim, self.implements = factory, claim, implements
         self.seconds, self.seed, self.kernel, self.clock = seconds, seed, kernel, clock
+        self.params, self.param_names = params, param_names
 
     def __repr__(self) -> str:
         return f"ClaimCheck({self.claim})"
@@ -58,9 +60,11 @@ class ClaimCheck:
 
         seconds = _CONFIG.get("seconds") or self.seconds
         out = Path(_CONFIG.get("witnesses") or tempfile.mkdtemp(prefix=f"boundlab-{self.claim}-"))
-        kernel, _ = prepare(self.factory, [(self.claim, self.implements)], self.kernel)
+        kernel, _, fixed = prepare(self.factory, [(self.claim, self.implements)], self.kernel, self.params,
+                                   self.param_names)
         return check_claim(self.factory, self.claim, self.implements, seconds, self.seed, kernel, out,
-                           describe(self.factory), clock=self.clock)
+                           describe(self.factory), clock=self.clock, fixed=fixed.get(self.implements),
+                           param_names=self.param_names)
 
     def __call__(self) -> None:
         import pytest  # imported here: bounds loads every module of the package, and pytest is a test dependency
@@ -81,7 +85,8 @@ class ClaimCheck:
 
 def parametrize_with_claims(factory: Callable[..., Any], claims: "Iterable[str] | None" = None,
                             implements: "str | None" = None, seconds: float = 3.0, seed: int = 0,
-                            kernel: "str | None" = None, clock: str = "wall"):
+                            kernel: "str | None" = None, clock: str = "wall", params: "dict | None" = None,
+                            param_names: "dict | None" = None):
     """``pytest.mark.parametrize("claim_check", ...)`` over the claims about ``implements`` (or ``claims``), one
     test id per claim id (see the module docstring and bounds.check_learner for the arguments)."""
     import pytest
@@ -89,7 +94,8 @@ def parametrize_with_claims(factory: Callable[..., Any], claims: "Iterable[str] 
     from .learner_check import resolve_claims
 
     pairs = resolve_claims(implements, claims)
-    checks = [ClaimCheck(factory, cid, name, seconds, seed + i, kernel, clock) for i, (cid, name) in enumerate(pairs)]
+    checks = [ClaimCheck(factory, cid, name, seconds, seed + i, kernel, clock, params, param_names)
+              for i, (cid, name) in enumerate(pairs)]
     return pytest.mark.parametrize("claim_check", checks, ids=[c.claim for c in checks])
 
 

@@ -32,6 +32,8 @@ import math
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+import numpy as np
+
 from . import numeric as nm
 from . import params as P
 from .base import KernelLearner
@@ -48,16 +50,52 @@ def _check_unit(name: str, who: str, v: Any) -> None:
         raise ValueError(f"{who}: {name} must be a number in [0, 1], got {v!r}")
 
 
+def cor2_rate(U: Any, count: int) -> Any:
+    """Corollary 2's λ_t = U/√(U² + Σ_{τ≤t} 1[τ ∈ M'_T]) at the count of M'_T rounds up to t."""
+    return U / nm.sqrt(nm.scalar(U) ** 2 + count)
+
+
 class AggressiveLearner(KernelLearner):
     """Shared mechanics of AVP (Alg. 1) and Ahpatron (Alg. 2): M'_T / N_T membership, the update test
     y f < 1 − ε_t and the projection onto the ball H_U."""
 
     U: float = math.inf
 
+    @staticmethod
+    def sets(margin: Any, eps: Any) -> tuple[bool, bool]:
+        """(t ∈ M'_T, t ∈ N_T) of Theorem 3 for the margin y_t f_t(x_t) and ε_t."""
+        return bool(margin <= 0), bool(0 < margin < 1 - eps)
+
+    @classmethod
+    def run_columns(cls, score, y, params):
+        """``M_prime`` and ``N`` (:meth:`sets`) from the scores and ε_t (a constant, or AVP's list eps[t − 1]), and
+        ``eps`` itself."""
+        eps = params.get("eps")
+
+        def column(k: int):
+            return lambda: np.array([cls.sets(int(lab) * s, cls._at(eps, t, "eps"))[k]
+                                     for t, (s, lab) in enumerate(zip(score, y), 1)], bool)
+
+        def eps_column():
+            out = nm.full(len(score), 0)
+            for t in range(1, len(score) + 1):
+                out[t - 1] = cls._at(eps, t, "eps")
+            return out
+
+        return {} if eps is None else {"M_prime": column(0), "N": column(1), "eps": eps_column}
+
+    @staticmethod
+    def _at(schedule: Any, t: int, name: str) -> Any:
+        """The schedule's value at round t: a number, or the list's entry t − 1."""
+        if isinstance(schedule, list):
+            if t > len(schedule):
+                raise ValueError(f"avp: the {name} schedule has {len(schedule)} entries, round {t} needs one more")
+            return schedule[t - 1]
+        return schedule
+
     def classify(self, margin: Any, eps: Any) -> tuple[bool, bool, bool]:
         """(t ∈ M'_T, t ∈ N_T, update?) for the margin y_t f_t(x_t) and ε_t; logs the two sets."""
-        in_m = bool(margin <= 0)
-        in_n = bool(0 < margin < 1 - eps)
+        in_m, in_n = self.sets(margin, eps)
         self.log("M_prime", in_m)
         self.log("N", in_n)
         self.log("eps", eps)
@@ -148,20 +186,28 @@ class AVP(AggressiveLearner):
         super().reset()
         self._count_mp = 0
 
-    @staticmethod
-    def _at(schedule: Any, t: int, name: str) -> Any:
-        if isinstance(schedule, list):
-            if t > len(schedule):
-                raise ValueError(f"avp: the {name} schedule has {len(schedule)} entries, round {t} needs one more")
-            return schedule[t - 1]
-        return schedule
-
     def rate(self, t: int, in_m: bool) -> Any:
         """λ_t (for 'cor2' the count includes round t)."""
         if self.lam == "cor2":
             self._count_mp += int(in_m)
-            return self.U / nm.sqrt(nm.scalar(self.U) ** 2 + self._count_mp)
+            return cor2_rate(self.U, self._count_mp)
         return nm.scalar(self._at(self.lam, t, "lam"))
+
+    @classmethod
+    def run_columns(cls, score, y, params):
+        """The sets and ``eps`` (:class:`AggressiveLearner`), and ``lam`` λ_t: the schedule, or Corollary 2's rate
+        with the count of M'_T rounds up to t (:meth:`rate`)."""
+        cols = super().run_columns(score, y, params)
+        lam, U = params.get("lam"), params.get("U")
+
+        def lam_column():
+            out, count = nm.full(len(score), 0), 0
+            for t, (s, lab) in enumerate(zip(score, y), 1):
+                count += int(cls.sets(int(lab) * s, 0)[0])
+                out[t - 1] = cor2_rate(U, count) if lam == "cor2" else nm.scalar(cls._at(lam, t, "lam"))
+            return out
+
+        return cols if lam is None else {**cols, "lam": lam_column}
 
     def _round(self, t, x, y):
         fx, row = self.f.evaluate(x)

@@ -11,7 +11,7 @@ import os
 import sys
 import time
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 import numpy as np
 
@@ -60,6 +60,23 @@ def validate_sequence(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     return X, yf.astype(np.int8)
 
 
+def predictions(scores: Any, zero_label: int) -> np.ndarray:
+    """ŷ_t = sign f_t(x_t), and ``zero_label`` (the learner's stated tie convention) at a zero score."""
+    return np.where(scores > 0, 1, np.where(scores < 0, -1, zero_label)).astype(np.int8)
+
+
+def per_round(fn: Callable[[Any], Any], score: Any, y: Any) -> np.ndarray:
+    """The column (fn(y_t f_t(x_t)))_t: a bool array when fn decides a set membership, else numbers in the current
+    backend (for :meth:`OnlineLearner.run_columns`)."""
+    vals = [fn(int(lab) * s) for s, lab in zip(score, y)]
+    if all(isinstance(v, (bool, np.bool_)) for v in vals):
+        return np.array(vals, bool)
+    out = nm.full(len(vals), 0)
+    for i, v in enumerate(vals):
+        out[i] = v
+    return out
+
+
 class OnlineLearner(ABC):
     """Base class of every learner.
 
@@ -72,6 +89,9 @@ class OnlineLearner(ABC):
 
     name: ClassVar[str] = "learner"
     READING: ClassVar[str | None] = None
+    #: Attributes the paper fixes from the parameters (not from the run) that claims read by name, e.g. the
+    #: Forgetrons' radius U (learners.protocol gives them for a learner written outside boundlab)
+    CONSTANTS: ClassVar[tuple[str, ...]] = ()
     zero_label: ClassVar[int] = 1
     randomized: ClassVar[bool] = False
     supports_high_precision: ClassVar[bool] = True
@@ -86,6 +106,14 @@ class OnlineLearner(ABC):
 
             in_balls(self)
         self.reset()
+
+    @classmethod
+    def run_columns(cls, score: Any, y: Any, params: dict) -> "dict[str, Callable[[], Any]]":
+        """The trace columns of this algorithm that are functions of the run alone (the scores f_t(x_t), the labels
+        y_t and the parameters), each as a thunk computing the whole column in the current backend. boundlab computes
+        them for a learner written outside it that exposes only its scores (learners.protocol), with the same
+        definitions the learner's rounds log. None by default."""
+        return {}
 
     # ---------------------------------------------------------------- protocol
     @abstractmethod
@@ -209,7 +237,7 @@ class OnlineLearner(ABC):
             self._rec = None
             del self.log  # back to the class method (a no-op outside run)
         rec.y[:] = y
-        rec.yhat[:] = np.where(scores > 0, 1, np.where(scores < 0, -1, self.zero_label))
+        rec.yhat[:] = predictions(scores, self.zero_label)
         if progress and time.monotonic() - start > 1.0:
             print(file=sys.stderr)
         return Trace.from_recorder(rec, self.name, self.describe_params(), self.kernel.spec(), self.hypothesis())

@@ -113,6 +113,8 @@ class ShrinkRemovePerceptron(KernelLearner):
     r, sigma, mu, Psi. The verification of Lemmas 1-5 on a run uses it; it must not modify f.
     """
 
+    CONSTANTS = ("U",)  # the radius Φ_t is computed with: given, or fixed by the paper from B (eq. 26)
+
     def __init__(self, kernel=None, B: "int | None" = None, U: float = math.inf, **params: Any):
         self.B = B
         self.U = U

@@ -44,7 +44,7 @@ import numpy as np
 
 from . import numeric as nm
 from . import params as P
-from .base import KernelLearner
+from .base import KernelLearner, per_round
 from .registry import register
 
 
@@ -58,6 +58,11 @@ def _check_rates(name: str, lam: float, eta: float, lam_positive: bool) -> None:
         raise ValueError(f"{name}: lam * eta must be ≤ 1 (else 1 − ηλ < 0 flips f), got {lam * eta!r}")
 
 
+def hinge(margin):
+    """ℓ_t(f) = max{0, 1 − y_t f(x_t)} at the margin y_t f(x_t) (eq. 2's loss)."""
+    return max(nm.scalar(0), 1 - margin)
+
+
 class _HingeOGD(KernelLearner):
     """Shared mechanics of eq. 2: the hinge subgradient test and the shrink-then-insert step."""
 
@@ -66,10 +71,15 @@ class _HingeOGD(KernelLearner):
     def _margin(self, x, y):
         fx, row = self.f.evaluate(x)
         margin = y * fx
-        self.log("loss", max(nm.scalar(0), 1 - margin))
+        self.log("loss", hinge(margin))
         grad = bool(margin < 1)
         self.log("grad", grad)
         return fx, row, grad
+
+    @classmethod
+    def run_columns(cls, score, y, params):
+        """``loss`` ℓ_t(f_t) = max{0, 1 − y_t f_t(x_t)} and ``grad`` (y_t f_t(x_t) < 1: ∇ℓ_t ≠ 0), from the scores."""
+        return {"loss": lambda: per_round(hinge, score, y), "grad": lambda: per_round(lambda m: bool(m < 1), score, y)}
 
     def _shrink(self) -> None:
         if self.lam:

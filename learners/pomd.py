@@ -52,7 +52,7 @@ import numpy as np
 
 from . import numeric as nm
 from . import params as P
-from .base import KernelLearner
+from .base import KernelLearner, per_round
 from .registry import register
 
 
@@ -70,6 +70,11 @@ _COMMON: tuple[P.Param, ...] = (
     P.Param("T", "int", None, low=1, high=10**9, none_ok=True, doc="horizon T (none: the sequence's length)",
             search=False),
 )
+
+
+def hinge(margin):
+    """ℓ_t(f_t) = max{0, 1 − y_t f_t(x_t)} at the margin (eq. 2)."""
+    return nm.nonneg(1.0 - margin)
 
 
 class _OptimisticMD(KernelLearner):
@@ -119,6 +124,11 @@ class _OptimisticMD(KernelLearner):
             raise ValueError(f"{self.name}: the horizon T is unknown; pass T=... or use run(X, y)")
         return int(T)
 
+    @classmethod
+    def run_columns(cls, score, y, params):
+        """``loss`` ℓ_t(f_t) = max{0, 1 − y_t f_t(x_t)} from the scores f_t(x_t) (the optimistic step included)."""
+        return {"loss": lambda: per_round(hinge, score, y)}
+
     def learning_rate(self) -> float:
         if self.halvings == 0:
             return self.U / nm.sqrt(3.0 + self.sum_pomd)
@@ -141,7 +151,7 @@ class _OptimisticMD(KernelLearner):
         else:
             wrow, wy, avg = None, None, 0.0
         fx = fprev + lam * avg  # f_t(x_t) = f'_{t−1}(x_t) − λ_t ∇̄_t(x_t)
-        loss = nm.nonneg(1.0 - y * fx)
+        loss = hinge(y * fx)
         self.log("loss", loss)
         kxx = nm.scalar(self.kernel.kxx(x))
         kind = "none"

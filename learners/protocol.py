@@ -42,7 +42,7 @@ from typing import Any, Callable, Mapping, Protocol, runtime_checkable
 import numpy as np
 
 from . import numeric as nm
-from .base import OnlineLearner, validate_sequence
+from .base import OnlineLearner, predictions, validate_sequence
 from .expansion import KernelExpansion
 from .kernels import Kernel, parse_kernel
 from .trace import Trace, TraceRecorder
@@ -81,6 +81,23 @@ class SklearnOnlineEstimator(Protocol):
     def partial_fit(self, X: Any, y: Any, classes: Any = None) -> Any: ...
 
     def decision_function(self, X: Any) -> Any: ...
+
+
+TERM = "terms(), naming it in TERMS"
+"""How a learner supplies a trace column the algorithm logs (the reference learner's column name)."""
+SUPPLIED_BY = {"yhat": "predict(x)", "final": "expansion()", "size": "expansion()", "norm": "expansion()",
+               "predict": "predict(x)"}
+"""The protocol method that supplies each core column (see the module docstring)."""
+
+
+class Read(str):
+    """The name of a term a claim read that the learner does not expose (what ``missing`` is called with), carrying
+    in ``supplied_by`` the protocol method that would supply it."""
+
+    def __new__(cls, term: str, supplied_by: str = "") -> "Read":
+        obj = super().__new__(cls, term)
+        obj.supplied_by = supplied_by
+        return obj
 
 
 class MissingTerm(ValueError):
@@ -147,15 +164,17 @@ def describe(obj: Any) -> str:
 class ExposedTrace(Trace):
     """A :class:`~learners.trace.Trace` whose columns the learner did not expose raise :class:`MissingTerm`."""
 
-    def __init__(self, cols: dict, exposed_extras: set, on_missing: Callable[[str], None]):
+    def __init__(self, cols: dict, exposed_extras: set, on_missing: Callable[[str], None],
+                 derived: "Mapping[str, Callable[[], Any]] | None" = None):
         self.__dict__.update(cols)
+        self.__dict__["_derived"] = dict(derived or {})  # the algorithm's run_columns, computed on first read
         self.__dict__["_exposed_extras"] = exposed_extras
         self.__dict__["_on_missing"] = on_missing
 
     def _core(self, name: str):
         v = self.__dict__.get("_" + name)
         if v is None:
-            self._on_missing(name)
+            self._on_missing(Read(name, SUPPLIED_BY.get(name, TERM)))
             raise MissingTerm(name, self.learner)
         if callable(v) and not isinstance(v, KernelExpansion):  # computed on first use (the norms), not f itself
             v = self.__dict__["_" + name] = v()
@@ -172,17 +191,22 @@ class ExposedTrace(Trace):
             return getattr(self, name)
         if name in ("yhat", "kind", "size", "norm", "mistakes"):
             return getattr(self, name)
+        if name in self._derived:  # a function of the run: boundlab's own definition wins over a reported term
+            done = self.__dict__.setdefault("_derived_values", {})  # not data of the run: a certificate omits them
+            if name not in done:
+                done[name] = self._derived[name]()
+            return done[name]
         if name not in self.extras:
-            self._on_missing(name)
+            self._on_missing(Read(name, SUPPLIED_BY.get(name, TERM)))
             raise MissingTerm(name, self.learner)
         return self.extras[name]
 
     def __contains__(self, name: str) -> bool:
-        if name in self.extras or name in ("score", "y"):
+        if name in self.extras or name in self._derived or name in ("score", "y"):
             return True
         if name in ("yhat", "kind", "size", "norm") and self.__dict__.get("_" + name) is not None:
             return True
-        self._on_missing(name)  # asking whether a column exists is reading it: a False would be a guess
+        self._on_missing(Read(name, SUPPLIED_BY.get(name, TERM)))  # asking whether a column exists is reading it: a False would be a guess
         raise MissingTerm(name, self.learner)
 
     def __repr__(self) -> str:
@@ -198,6 +222,28 @@ def _float_kernel(kernel: Kernel) -> Callable[[np.ndarray, np.ndarray], float]:
 
     k.spec = kernel.spec()  # type: ignore[attr-defined]
     return k
+
+
+def accepted_keywords(factory: Callable[..., Any]) -> "set[str] | None":
+    """The keyword names ``factory`` accepts (None: any, it takes ``**kwargs``)."""
+    sig = inspect.signature(factory).parameters
+    if any(p.kind is p.VAR_KEYWORD for p in sig.values()):
+        return None
+    return {n for n, p in sig.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+
+
+def paper_params(algorithm: "str | None", params: dict, reference: "OnlineLearner | None" = None) -> dict:
+    """Every parameter of ``algorithm`` as its paper fixes it from the given ``params``: the given values, the
+    declared defaults, and the values the paper derives from them (the self-tuned Forgetron's U = ¼√((B+1)/log(B+1)),
+    Ahpatron's preset U, λ, ε, η, c), read from boundlab's reference learner built with the same ``params`` (its
+    ``describe_params``). A claim reads these whatever the third-party learner calls them or exposes: they are what
+    the statement is about (``reference``: that learner). ``algorithm`` None: ``params`` as given."""
+    if algorithm is None or reference is None:
+        return dict(params)
+    from .params import defaults
+    from .registry import params_of
+
+    return {**defaults(params_of(algorithm)), **params, **reference.describe_params()}
 
 
 def call_factory(factory: Callable[..., Any], kernel: Kernel, params: dict) -> Any:
@@ -224,15 +270,36 @@ class ProtocolLearner(OnlineLearner):
     compiled = False
 
     def __init__(self, factory: Callable[..., Any], kernel: "Kernel | str | None" = None,
-                 missing: Callable[[str], None] = lambda term: None, label: str = "", **params: Any):
+                 missing: Callable[[str], None] = lambda term: None, label: str = "", algorithm: "str | None" = None,
+                 param_names: "Mapping[str, str] | None" = None, **params: Any):
         self.factory, self.missing = factory, missing
         self.label = label or describe(factory)
-        super().__init__(kernel, **params)
+        self.algorithm, self.param_names = algorithm, dict(param_names or {})
+        kernel = parse_kernel(kernel)
+        reference = None
+        if algorithm:  # boundlab's reference learner of the algorithm, built with the same parameters
+            from .registry import learner_class
+
+            reference = learner_class(algorithm)(kernel=kernel, **params)
+        self.constants = {k: getattr(reference, k) for k in getattr(reference, "CONSTANTS", ())}
+        super().__init__(kernel, **paper_params(algorithm, params, reference))
 
     def reset(self) -> None:
-        params = {k: float(v) if isinstance(v, nm.Ball) else v for k, v in self.params.items()}  # exact balls
-        self.impl = as_online(call_factory(self.factory, self.kernel, params))  # the learner computes in float64
+        with nm.float64():  # the learner computes in float64 whatever boundlab's backend
+            self.impl = as_online(call_factory(self.factory, self.kernel, self.factory_params()))
         self.terms_declared = tuple(getattr(self.impl, "TERMS", None) or ()) if _exposes(self.impl, "terms") else ()
+
+    def factory_params(self) -> dict:
+        """The parameters the factory is built with: every parameter of the algorithm (:func:`paper_params`) that the
+        factory accepts, under its own name (``param_names``: paper name -> the factory's keyword), as float64 (a
+        ball of the certified replay is given as its midpoint: the learner computes in float64 anyway)."""
+        takes = accepted_keywords(self.factory)
+        out = {}
+        for k, v in self.params.items():
+            name = self.param_names.get(k, k)
+            if takes is None or name in takes:
+                out[name] = float(v) if isinstance(v, nm.Ball) else v
+        return out
 
     # ------------------------------------------------------------------ what the learner exposes
     def _expansion(self) -> "tuple[np.ndarray, np.ndarray] | None":
@@ -249,21 +316,25 @@ class ProtocolLearner(OnlineLearner):
             KernelExpansion(self.kernel)
 
     def _miss(self, term: str):
-        self.missing(term)
+        self.missing(Read(term, SUPPLIED_BY.get(term, TERM)))
         raise MissingTerm(term, self.label)
 
     def score(self, x) -> Any:
-        return _data(self.impl.score(np.asarray(x, float)))
+        with nm.float64():
+            s = self.impl.score(np.asarray(x, float))
+        return _data(s)
 
     def predict(self, x) -> int:
         if not _exposes(self.impl, "predict"):
             self._miss("predict")
-        return int(self.impl.predict(np.asarray(x, float)))
+        with nm.float64():
+            return int(self.impl.predict(np.asarray(x, float)))
 
     def learn(self, x, y) -> Any:
         s = self.score(x)
         self.t += 1
-        self.impl.learn(np.asarray(x, float), int(y))
+        with nm.float64():
+            self.impl.learn(np.asarray(x, float), int(y))
         return s
 
     def _round(self, t, x, y):  # the OnlineLearner protocol; ``run`` below records the trace itself
@@ -287,9 +358,13 @@ class ProtocolLearner(OnlineLearner):
         return self.hypothesis()
 
     def __getattr__(self, name: str):  # an internal a claim or adversary reads: not exposed
-        if name.startswith("__") or name in ("impl", "factory", "missing", "label", "terms_declared"):
+        if name.startswith("__") or name in ("impl", "factory", "missing", "label", "terms_declared", "params",
+                                             "algorithm", "param_names", "constants"):
             raise AttributeError(name)
-        self.missing(name)
+        for known in (self.__dict__.get("params") or {}, self.__dict__.get("constants") or {}):
+            if name in known:  # a parameter (paper_params) or constant (CONSTANTS) of the algorithm, as the paper's
+                return known[name]
+        self.missing(Read(name, f"an attribute or hook `{name}` of the learner, read by name"))
         raise MissingTerm(name, self.__dict__.get("label", "user"))
 
     # ----------------------------------------------------------------------------- the run
@@ -298,41 +373,60 @@ class ProtocolLearner(OnlineLearner):
         X, y = validate_sequence(X, y)
         with nm.float64():
             X = np.asarray(X, float)
+        if self.params.get("T", 0) is None:  # a horizon left to the sequence is its length (as learners/pomd.py reads)
+            self.params = {**self.params, "T": len(y)}
+            try:
+                return self.run(X, y, progress)
+            finally:
+                self.params = {**self.params, "T": None}
         self.reset()
         T = len(y)
         rec = TraceRecorder(T)
-        has_pred = _exposes(self.impl, "predict")
-        exp0 = self._expansion()
-        sizes = np.zeros(T, np.int64) if exp0 is not None else None
-        snaps: list = []
-        yhat = np.zeros(T, np.int8)
         labels = y.tolist()
-        for i in range(T):
+        raw, yhat, terms, snaps = self._play(X, labels)
+        for i in range(T):  # the float64 outputs become data in the current backend (exact balls when certifying)
             rec.t = i
-            x = X[i]
-            s = self.impl.score(x)
-            rec.score[i] = _data(s)
-            if has_pred:
-                yhat[i] = int(self.impl.predict(x))
-            self.impl.learn(x, labels[i])
-            if self.terms_declared:
-                for k, v in dict(self.impl.terms()).items():
-                    if k in self.terms_declared and v is not None:
-                        rec.put(k, _data(v))
-            if sizes is not None:
-                e = self._expansion()
-                sizes[i] = len(e[1])
-                snaps.append((e[0].copy(), e[1].copy()))
+            rec.score[i] = _data(raw[i])
+            for k, v in terms[i]:
+                rec.put(k, _data(v))
+        sizes = None if snaps is None else np.array([len(a) for _, a in snaps], np.int64)
         self.t = T
         extras = {k: rec.extras.get(k, nm.full(T, float("nan"))) for k in self.terms_declared}
         scores = rec.score
         extras["J"] = np.array([bool(int(lab) * sc <= 0) for lab, sc in zip(labels, scores)], dtype=bool)
         cols = {"learner": self.label, "params": self.describe_params(), "kernel": self.kernel.spec(),
                 "score": scores, "y": y, "kind_names": ("none",), "extras": extras,
-                "_yhat": yhat if has_pred else None, "_kind": None, "_size": sizes,
+                "_yhat": yhat, "_kind": None, "_size": sizes,
                 "_norm": None if sizes is None else (lambda: self._norms(snaps)),
                 "_final": None if sizes is None else (self._hypothesis(snaps[-1]) if T else None)}
-        return ExposedTrace(cols, set(extras), self.missing)
+        derived = {}
+        if self.algorithm:  # what the algorithm's definitions make of the run (OnlineLearner.run_columns)
+            from .registry import learner_class
+
+            algo = learner_class(self.algorithm)
+            derived = algo.run_columns(scores, y, self.params)
+            if yhat is None:  # the algorithm predicts sign f_t(x_t) with its paper's tie convention
+                cols["_yhat"] = predictions(np.asarray(scores), algo.zero_label)
+        return ExposedTrace(cols, set(extras), self.missing, derived)
+
+    def _play(self, X: np.ndarray, labels: list) -> tuple:
+        """Play the sequence with the learner, which computes in float64 whatever boundlab's backend: (scores,
+        predictions or None, per round the (name, value) of the declared terms it reported, expansions or None)."""
+        has_pred = _exposes(self.impl, "predict")
+        with nm.float64():
+            keep = self._expansion() is not None
+            scores, yhat, terms, snaps = [], [], [], ([] if keep else None)
+            for x, lab in zip(X, labels):
+                scores.append(self.impl.score(x))
+                if has_pred:
+                    yhat.append(int(self.impl.predict(x)))
+                self.impl.learn(x, lab)
+                got = dict(self.impl.terms()).items() if self.terms_declared else ()
+                terms.append([(k, v) for k, v in got if k in self.terms_declared and v is not None])
+                if keep:
+                    e = self._expansion()
+                    snaps.append((e[0].copy(), e[1].copy()))
+        return scores, (np.array(yhat, np.int8) if has_pred else None), terms, snaps
 
     def _norms(self, snaps: list) -> np.ndarray:
         """‖f_{t+1}‖ per round from the recorded expansions (O(T·B²) kernel evaluations, only when a claim reads it)."""
@@ -342,16 +436,19 @@ class ProtocolLearner(OnlineLearner):
         return out
 
 
-def substitute_for(name: str, factory: Callable[..., Any], missing: Callable[[str], None], label: str = ""):
-    """``learners.registry.substitute(name, ...)`` with ``factory``'s learners behind :class:`ProtocolLearner`."""
+def substitute_for(name: str, factory: Callable[..., Any], missing: Callable[[str], None], label: str = "",
+                   param_names: "Mapping[str, str] | None" = None):
+    """``learners.registry.substitute(name, ...)`` with ``factory``'s learners behind :class:`ProtocolLearner` (the
+    algorithm ``name``'s parameters resolved by :func:`paper_params`)."""
     from .registry import substitute
 
     def build(kernel=None, **params):
-        return ProtocolLearner(factory, kernel=parse_kernel(kernel), missing=missing, label=label, **params)
+        return ProtocolLearner(factory, kernel=parse_kernel(kernel), missing=missing, label=label, algorithm=name,
+                               param_names=param_names, **params)
 
     return substitute(name, build)
 
 
 __all__ = ["ExposedTrace", "ExposesExpansion", "ExposesTerms", "MissingTerm", "OnlineClassifier",
-           "ProtocolLearner", "SklearnOnline", "SklearnOnlineEstimator", "as_online", "call_factory", "describe",
-           "substitute_for"]
+           "ProtocolLearner", "Read", "SklearnOnline", "SklearnOnlineEstimator", "accepted_keywords", "as_online",
+           "call_factory", "describe", "paper_params", "substitute_for"]

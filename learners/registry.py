@@ -105,12 +105,17 @@ def validate_params(name: str, params: dict) -> dict:
     return validate(params_of(name), params, owner=f"learner {name}")
 
 
+def builder(name: str) -> Callable[..., OnlineLearner]:
+    """What :func:`make` builds ``name`` with now: the registered class, or inside :func:`substitute` the
+    substitute's builder (a cache of runs by content keys on it, since one name then means another learner)."""
+    return _SUBSTITUTES.get(name) or learner_class(name)
+
+
 def make(name: str, kernel: Any = None, compiled: bool = True, **params: Any) -> OnlineLearner:
     """Build the learner ``name`` with the paper's parameter names, e.g. ``make("forgetron-self-tuned", B=100)``;
     the values are validated against the learner's ``PARAMS`` first. ``compiled=False`` makes ``run`` take the
     generic path even where a compiled one exists (learners/compiled)."""
-    build = _SUBSTITUTES.get(name) or learner_class(name)
-    learner = in_balls(build(kernel=kernel, **validate_params(name, params)))
+    learner = in_balls(builder(name)(kernel=kernel, **validate_params(name, params)))
     if not compiled:
         learner.compiled = False
     return learner

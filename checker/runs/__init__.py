@@ -20,6 +20,15 @@ _RULES: dict[str, Callable[[Certificate], "Run"]] = {}
 _DATA_VIEWS: dict[str, Callable[[Certificate, "Run"], dict]] = {}
 
 
+class Recorded(dict):
+    """The terms of a black-box run: a name neither recorded nor derived by the family's data view rejects the
+    certificate with one line naming it (a claim that needs it cannot be decided on this run)."""
+
+    def __missing__(self, name: str):
+        raise Rejected(f"the run of a learner outside boundlab records no {name!r} (neither reported by the learner "
+                       f"nor derived from its scores by the family's definitions), which this claim needs")
+
+
 @dataclass
 class Run:
     """A run recomputed by its rule: per-round lists (``score`` f_t(x_t), ``mistake`` [y_t f_t(x_t) ≤ 0], and the
@@ -123,7 +132,7 @@ def as_data(c: Certificate) -> Run:
                  for k in c.doc["run"] if k not in ("rule", "score")}
         c.checked.append("run: the learner's recorded outputs, as data (a learner outside boundlab: its rule is not "
                          "checked)")
-        run = Run(scores, mistakes, terms)
+        run = Run(scores, mistakes, Recorded(terms))
         _load()
         if c.learner in _DATA_VIEWS:
             run.terms.update(_DATA_VIEWS[c.learner](c, run))

@@ -38,7 +38,7 @@ from flint import arb_mat, fmpq, fmpq_mat
 
 from ..certificate import Certificate, as_fmpq
 from ..numbers import INF, Real, Rejected, Undecided, ball, is_exact, lt, minimum, sign, sqrt, total
-from . import Run, expect, rule
+from . import Run, data_view, expect, rule
 
 
 # ------------------------------------------------------------------------------------------------ parameters
@@ -193,10 +193,41 @@ def flag(c: Certificate, t: int, name: str, want: bool) -> None:
 
 
 def finish(c: Certificate, scores: list, extra: dict, f: Hypothesis) -> Run:
-    y = c.y
-    mprime = [sign(y[t] * s) <= 0 for t, s in enumerate(scores)]
-    wrong = [sign(y[t] * s) < 0 or (sign(s) == 0 and y[t] == -1) for t, s in enumerate(scores)]  # sign(0) = +1
-    return Run(scores, mprime, {"M_T": sum(wrong), **extra}, support=list(f.rounds), coef=list(f.coef))
+    mprime = [sign(c.y[t] * s) <= 0 for t, s in enumerate(scores)]
+    return Run(scores, mprime, {"M_T": sum(wrong_predictions(c, scores)), **extra}, support=list(f.rounds),
+               coef=list(f.coef))
+
+
+# ------------------------------------------------------------------------------------- a learner outside boundlab
+def wrong_predictions(c: Certificate, scores: list) -> list:
+    """ŷ_t ≠ y_t with ŷ_t = sign f_t(x_t) and sign(0) = +1 (the module's reading of the printed sign)."""
+    return [sign(c.y[t] * s) < 0 or (sign(s) == 0 and c.y[t] == -1) for t, s in enumerate(scores)]
+
+
+@data_view("avp")
+def avp_from_scores(c: Certificate, run: Run) -> dict:
+    """AVP's quantities that Algorithm 1 defines from the scores and the parameters, for a black-box run: ε_t and λ_t
+    (the schedules, or Corollary 2's λ_t = U/√(U² + Σ_{τ≤t} 1[y_τ f_τ(x_τ) ≤ 0])), λ_t², and M_T."""
+    eps, lam, lam2, count = [], [], [], 0
+    cor2 = c.param("lam") == "cor2"
+    for t in range(c.T):
+        eps.append(schedule(c, "eps", t))
+        if cor2:
+            U = as_fmpq(c.param("U"))
+            count += run.mistake[t]
+            lam2.append(U * U / (U * U + count))
+            lam.append(sqrt(lam2[-1]))
+        else:
+            lam.append(schedule(c, "lam", t))
+            lam2.append(lam[-1] * lam[-1])
+    return {"eps": eps, "lam": lam, "lam2": lam2, "M_T": sum(wrong_predictions(c, run.score))}
+
+
+@data_view("ahpatron")
+def ahpatron_from_scores(c: Certificate, run: Run) -> dict:
+    """Ahpatron's setting (its preset or given parameters, exact) and ε_t = ε, M_T, for a black-box run."""
+    st = setting(c)
+    return {"setting": st, "eps": [st.eps] * c.T, "M_T": sum(wrong_predictions(c, run.score))}
 
 
 # --------------------------------------------------------------------------------------------------- AVP

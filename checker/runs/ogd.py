@@ -35,7 +35,7 @@ from flint import fmpq
 
 from ..certificate import Certificate, as_fmpq
 from ..numbers import Rejected, Undecided, ball, lt, minimum, pos, sign, sqrt, total
-from . import Run, expect, rule
+from . import Run, data_view, expect, rule
 
 EXACT_T = 300  # tuning: exact rationals up to here (their size grows like T·bits(1 − λη)); balls decide beyond
 
@@ -80,6 +80,14 @@ def _rates(c: Certificate, budget: bool) -> dict:
             raise Rejected("Algorithm 1 needs an integer budget B ≥ 2, λ > 0 and γ > 0")
         out.update(B=int(B.p), gamma=gamma)
     return out
+
+
+def hinge_losses(c: Certificate, run: Run) -> dict:
+    """ℓ_t = max{0, 1 − y_t f_t(x_t)} (eq. 2's loss) from a black-box run's recorded scores."""
+    return {"loss": [pos(1 - y * s) for y, s in zip(c.y, run.score)]}
+
+
+data_view("ogd", "pomd", "pomdr")(hinge_losses)
 
 
 @rule("ogd")
