@@ -96,7 +96,7 @@ def implemented() -> list[str]:
     return [i for i in BY_ID if i in _CLAIMS]
 
 
-def user_claims() -> list[str]:
+def user_claim_ids() -> list[str]:
     """Ids of the registered user claims (bounds.user_claims), sorted."""
     _load_all()
     return sorted(_USER)

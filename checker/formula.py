@@ -16,7 +16,6 @@ cannot show monotone makes the statement reject the certificate.
 from __future__ import annotations
 
 import re
-from fractions import Fraction
 from typing import Any, Mapping
 
 from flint import fmpq
@@ -83,8 +82,7 @@ def parse(text: Any, inequality: bool) -> tuple:
     def atom():
         kind, v = take()
         if kind == "num":
-            q = Fraction(v)
-            return ("num", fmpq(q.numerator, q.denominator))
+            return ("num", _literal(v))
         if kind == "name" and peek() == "(":
             if v not in ARITY:
                 raise Rejected(f"the formula {text!r} calls an unknown function {v!r}")
@@ -115,6 +113,15 @@ def parse(text: Any, inequality: bool) -> tuple:
     if i != len(toks):
         raise Rejected(f"the formula {text!r} does not parse at {toks[i][1]!r}")
     return node
+
+
+def _literal(v: str) -> fmpq:
+    """A decimal literal (digits, a point, an exponent) as the exact rational it spells."""
+    mant, _, exp = v.lower().partition("e")
+    whole, _, frac = mant.partition(".")
+    q = fmpq(int((whole or "0") + frac), 10 ** len(frac))
+    e = int(exp or 0)
+    return q * 10 ** e if e >= 0 else q / 10 ** (-e)
 
 
 def names(node: tuple) -> set:
