@@ -105,8 +105,8 @@ def cmd_list(args) -> int:
     rows = statuses()
     users = [{"id": i, "status": "user claim", "source": get(i).entry.source, "inequality": get(i).inequality,
               "hypotheses": list(get(i).hypotheses), "learners": list(get(i).learners)} for i in user_claim_ids()]
-    if args.json:
-        _emit(json.dumps(rows + users, indent=1, ensure_ascii=False))
+    if args.json:  # THEOREMS.md's claims only (the schema scripts read); user claims: the text listing
+        _emit(json.dumps(rows, indent=1, ensure_ascii=False))
         return 0
     width = max(len(r["id"]) for r in rows)
     legend: dict[str, str] = {}

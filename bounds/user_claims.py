@@ -50,7 +50,6 @@ from __future__ import annotations
 
 import math
 import re
-from fractions import Fraction
 from typing import Any, ClassVar, Iterable
 
 import numpy as np
