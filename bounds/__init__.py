@@ -7,7 +7,8 @@
 from .base import Claim, ClaimResult, Context, PreconditionError, decide, tolerance
 from .catalog import BY_ID, CATALOG
 from .learner_check import check_learner
-from .registry import check, claim, get, implemented
+from .registry import check, claim, get, implemented, register, user_claim_ids
+from .user_claims import declare
 
 __all__ = ["BY_ID", "CATALOG", "Claim", "ClaimResult", "Context", "PreconditionError", "check", "check_learner",
-           "claim", "decide", "get", "implemented", "tolerance"]
+           "claim", "declare", "decide", "get", "implemented", "register", "tolerance", "user_claim_ids"]

@@ -183,7 +183,7 @@ def _propose_float_verdict(cert: Certificate, claim, bres, res, X, y, kernel, ev
     whose exact rationals decide ties that balls cannot, accepts it; otherwise the verdict stays inconclusive."""
     import checker
 
-    if claim.id not in checker.known() or res.holds is None:
+    if not _has_statement(claim) or res.holds is None:
         return
     undecided, bres.holds = bres.holds, res.holds  # the proposal (the result keeps its evidence attributes)
     try:
@@ -199,6 +199,14 @@ def _propose_float_verdict(cert: Certificate, claim, bres, res, X, y, kernel, ev
                           f"certificate checker decided the float64 verdict exactly")
     else:
         cert.reason += f"; the certificate checker does not accept the float64 verdict either: {outcome.reason}"
+
+
+def _has_statement(claim) -> bool:
+    """The certificate checker can decide the claim: a statement of its id, or its generic statement of user claims
+    (bounds.user_claims: the certificate carries the formula)."""
+    import checker
+
+    return claim.id in checker.known() or getattr(claim, "formula_statement", False)
 
 
 def _exact_tie(claim, bres) -> bool:
@@ -218,7 +226,7 @@ def _check_certificate(cert: Certificate, claim, bres, X, y, kernel, evidence: d
     checked here: the verdict is inconclusive until ``boundlab verify`` accepts it."""
     import checker
 
-    if claim.id not in checker.known():
+    if not _has_statement(claim):
         cert.holds, cert.reason = None, f"the certificate checker has no statement of {claim.id}"
         return
     try:

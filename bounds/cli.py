@@ -100,8 +100,12 @@ def _count(text: str) -> int:
 def cmd_list(args) -> int:
     from .status import statuses, summary
 
+    from .registry import get, user_claim_ids
+
     rows = statuses()
-    if args.json:
+    users = [{"id": i, "status": "user claim", "source": get(i).entry.source, "inequality": get(i).inequality,
+              "hypotheses": list(get(i).hypotheses), "learners": list(get(i).learners)} for i in user_claim_ids()]
+    if args.json:  # THEOREMS.md's claims only (the schema scripts read); user claims: the text listing
         _emit(json.dumps(rows, indent=1, ensure_ascii=False))
         return 0
     width = max(len(r["id"]) for r in rows)
@@ -115,6 +119,11 @@ def cmd_list(args) -> int:
     for name, text in legend.items():
         print(f"  {name}: {text}")
     print("\n" + summary(rows))
+    if users:
+        print("\nUser claims (bounds.user_claims; registered from the boundlab.claims entry points):")
+        for u in users:
+            hyp = f"  if {', '.join(u['hypotheses'])}" if u["hypotheses"] else ""
+            print(f"  {u['id']} [{', '.join(u['learners'])}]: {u['inequality']}{hyp}  ({u['source']})")
     return 0
 
 

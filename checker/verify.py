@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .certificate import Certificate
-from .claims import Sides, statement_for
+from .claims import Sides, statement_of
 from .numbers import INF, PRECISIONS, Rejected, Undecided, disjoint, interval, le, precision, show, sign
 
 
@@ -104,7 +104,7 @@ def verify_file(path: "str | Path") -> Outcome:
 
 def _verify(doc: Any, bits: int, t0: float) -> Outcome:
     c = Certificate(doc)
-    sides = statement_for(c.claim)(c)
+    sides = statement_of(c)(c)
     _decide(c, sides)
     _compare(c, sides)
     values = {k: show(v) for k, v in (("lhs", sides.lhs), ("rhs", sides.rhs), ("rhs_lower", sides.rhs_lower))

@@ -31,6 +31,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from . import numeric as nm
 from . import params as P
 from .base import KernelLearner
 from .registry import register
@@ -39,7 +40,8 @@ from .registry import register
 class _ProjectronBase(KernelLearner):
     READING = ("Orabona et al.'s paper is not in seeds/: the update is read from their JMLR 2009 Fig. 1-2 with δ_t a "
                "distance (000's R code runs another Projectron++ rule)")
-    supports_high_precision = False  # the projection needs LAPACK triangular solves
+    # the projection runs in the backend's numbers (learners.gram_factor: nm.tri_solve in mpmath and in balls), so
+    # the certified replay re-runs it exactly as float64 does
     plus = False
 
     PARAMS: ClassVar[tuple[P.Param, ...]] = (
@@ -55,13 +57,14 @@ class _ProjectronBase(KernelLearner):
     def projection(self, row: np.ndarray, kxx: float) -> tuple[np.ndarray, float, float]:
         """(d*, δ_t, ‖P k_t‖²) for the kernel row ``row`` of x_t over the support."""
         if len(self.f) == 0:
-            return np.empty(0), float(np.sqrt(max(kxx, 0.0))), 0.0
+            return np.empty(0), nm.sqrt(nm.nonneg(kxx)), nm.scalar(0)
         fac = self.f.factor
         l, s = fac.schur(row, kxx)
         d = fac.solve(row)
-        res = self.f.gram @ d - row
-        self.log("ls_residual", float(np.linalg.norm(res) / (np.linalg.norm(row) + 1e-300)))
-        return d, float(np.sqrt(max(s, 0.0))), float(l @ l)
+        if not nm.is_mp():  # a float64 diagnostic of the solve (the exact backends solve without rounding error)
+            res = self.f.gram @ d - row
+            self.log("ls_residual", float(np.linalg.norm(res) / (np.linalg.norm(row) + 1e-300)))
+        return d, nm.sqrt(nm.nonneg(s)), l @ l
 
     def _shift(self, d: np.ndarray, step: float) -> None:
         """f ← f + step · P k_t (coefficients only; the support is unchanged)."""
@@ -75,7 +78,8 @@ class _ProjectronBase(KernelLearner):
         self.log("margin_error", merr)
         if not (mistake or (self.plus and merr)):
             return fx, "none"
-        kxx = float(self.kernel.kxx(x))
+        kxx = self.kernel.kxx(x)
+        kxx = kxx if nm.is_mp() else float(kxx)
         d, delta, pk2 = self.projection(row, kxx)
         self.log("delta", delta)
         if mistake:
@@ -92,7 +96,7 @@ class _ProjectronBase(KernelLearner):
         loss = 1 - y * fx
         if not loss - delta / self.eta > 0:
             return fx, "skip"
-        tau = 1.0 if pk2 <= 0 else min(loss / pk2, 2 * (loss - delta / self.eta) / pk2, 1.0)
+        tau = nm.scalar(1) if pk2 <= 0 else nm.bmin(loss / pk2, 2 * (loss - delta / self.eta) / pk2, nm.scalar(1))
         self.log("tau", tau)
         self.log("projected", True)
         self._shift(d, tau * y)

@@ -60,6 +60,24 @@ def statement_for(claim: str) -> Callable[[Certificate], Sides]:
     return _STATEMENTS[claim]
 
 
+def statement_of(c: Certificate) -> Callable[[Certificate], Sides]:
+    """The statement that decides ``c``: the statement of its claim id, or, for a claim stated outside THEOREMS.md
+    whose certificate carries its formula (``evidence.user_claim``), the generic statement of user claims
+    (checker/claims/user.py). A certificate that gives a formula under an id with a statement of its own is
+    rejected: a formula never replaces a claim's statement."""
+    _load()
+    carries = isinstance(c.doc.get("evidence"), dict) and "user_claim" in c.doc["evidence"]
+    if c.claim in _STATEMENTS:
+        if carries:
+            raise Rejected(f"the certificate gives a formula for {c.claim}, a claim with its own statement")
+        return _STATEMENTS[c.claim]
+    if carries:
+        from .user import user_statement
+
+        return user_statement
+    raise Rejected(f"the checker has no statement for the claim {c.claim!r}")
+
+
 def known() -> list[str]:
     """Every claim id with a statement."""
     _load()

@@ -99,6 +99,12 @@ def _widening(rule: Callable, c: Certificate) -> Run:
     raise last
 
 
+def rules() -> list[str]:
+    """The learners with a transition rule."""
+    _load()
+    return sorted(_RULES)
+
+
 def expect(c: Certificate, t: int, column: str, want, why: str = "") -> None:
     """Round t (0-based) of the recorded column must equal what the rule gives."""
     got = c.column(column)[t]
