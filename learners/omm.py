@@ -168,7 +168,9 @@ class LinearHypothesis:
     exact_solutions: "list | None" = None  # n-OMM in ball arithmetic: per update, {round: exact weight} (eq. 3)
 
     def scores(self, X: np.ndarray) -> np.ndarray:
-        return np.asarray(X, float) @ np.asarray(self.w, float) + float(self.b)
+        """wᵀx + b at every row of X (w = None, before the dimension is known: the constant b)."""
+        X = np.asarray(X, float)
+        return (np.zeros(len(X)) if self.w is None else X @ np.asarray(self.w, float)) + float(self.b)
 
 
 class LinearLearner(OnlineLearner):

@@ -64,3 +64,18 @@ def check_declared(name: str, kernel: str = "linear", skip: tuple = ()) -> None:
             if not isinstance(b, str):  # a named choice (AVP's 'cor2') may need another parameter set
                 cls(kernel=kernel, **{p.name: b})  # a declared boundary point: the constructor takes it
 
+
+
+def check_hypothesis_is_what_it_scores_with(name: str, X: np.ndarray, y: np.ndarray, **params) -> None:
+    """``hypothesis()`` is the classifier the learner scores with: after 0, 1, T/2 and T rounds of (X, y), the
+    hypothesis evaluated at every row of X equals ``score`` there (to 1e-12 relative, the two evaluate the same
+    expression in different orders), before the first update included (f_1 = 0: no bias)."""
+    lrn = registry.make(name, kernel="linear", **params)
+    for t in sorted({0, 1, len(y) // 2, len(y)}):
+        lrn.reset()
+        for x, lab in zip(X[:t], y[:t]):
+            lrn.learn(x, int(lab))
+        h = lrn.hypothesis()
+        got = h.scores(X) if hasattr(h, "scores") else np.array([float(h(x)) for x in X])
+        want = np.array([float(lrn.score(x)) for x in X])
+        assert np.allclose(got, want, rtol=1e-12, atol=1e-12), (name, t, got - want)

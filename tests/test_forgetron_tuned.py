@@ -76,6 +76,10 @@ def test_eq43_cases():
     # a < 0 with the larger root exactly 1 (−φ² + 1.5φ − 0.5 ≤ 0 ⇔ φ ≤ ½ or φ ≥ 1): φ = 1 meets eq. 42 with
     # equality, so it is kept (the "> 1" of the case split is strict), in the rewrite and the printed form alike
     assert phi_eq43(-1.0, 1.5, -0.5) == 1 and phi_eq43_printed(-1.0, 1.5, -0.5) == 1
+    # 0 < a < 1 (a small σ_r) with the root (−b + √d)/(2a) inside (0, 1): both forms give it
+    root = (-1.0 + math.sqrt(1.0 + 4 * 0.5 * 0.3)) / (2 * 0.5)
+    assert 0 < root < 1 and phi_eq43_printed(0.5, 1.0, -0.3) == pytest.approx(root, rel=1e-15)
+    assert phi_eq43(0.5, 1.0, -0.3) == pytest.approx(root, rel=1e-14)
     with pytest.raises(ValueError, match="Q_t exceeds"):
         phi_eq43(1.0, 0.1, 1.0)
 

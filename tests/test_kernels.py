@@ -90,3 +90,27 @@ def test_unit_diagonal_kernels_never_exceed_one(spec):
     G = np.asarray(k.matrix(U, U), float)
     assert np.abs(G).max() <= 1.0
     assert max(float(np.abs(k.row(u, U[i:i + 1])).max()) for i, u in enumerate(U)) <= 1.0
+
+
+def test_a_kernel_written_outside_boundlab_gets_the_base_class_s_row_and_kxx():
+    """A Kernel subclass that defines only matrix, diag and spec (κ(u, v) = (1 + uᵀv)², written here) inherits
+    row(x, X) = [κ(x, X_j)]_j from the base class (the built-in kernels override it with a fast path)."""
+    from learners.kernels import Kernel
+
+    class Quadratic(Kernel):
+        name = "quadratic"
+
+        def matrix(self, A, B):
+            return (1.0 + np.asarray(A) @ np.asarray(B).T) ** 2
+
+        def diag(self, X):
+            return (1.0 + np.einsum("ij,ij->i", X, X)) ** 2
+
+        def spec(self):
+            return "quadratic"
+
+    X = np.array([[0.5, 0.0], [0.25, -1.0], [1.0, 2.0]])
+    x = np.array([2.0, -0.5])
+    assert Quadratic().row(x, X).tolist() == [(1 + 1.0) ** 2, (1 + 1.0) ** 2, (1 + 1.0) ** 2]
+    assert Quadratic().row(X[1], X).tolist() == [(1 + 0.125) ** 2, (1 + 1.0625) ** 2, (1 - 1.75) ** 2]
+    assert Quadratic().kxx(x) == (1 + 4.25) ** 2 and Quadratic()(x, X[1]) == (1 + 1.0) ** 2

@@ -13,7 +13,7 @@ import learners
 from bounds.omm import translation_gap
 from learners.margin_baselines import romma_step
 from tests.test_maxmargin import separable
-from tests.learner_checks import check_declared, names_in
+from tests.learner_checks import check_declared, check_hypothesis_is_what_it_scores_with, names_in
 
 BASELINES = ("perceptron-bias", "romma", "aromma", "pumma", "alma")
 
@@ -184,6 +184,14 @@ def test_declared_parameters_are_kept(name):
     check_declared(name)
 
 
+@pytest.mark.parametrize("name", names_in("learners.margin_baselines"))
+def test_hypothesis_is_what_it_scores_with(name):
+    """tests/learner_checks.py, on a separable sequence with a bias (x₁ > ¼ ⇔ y = +1)."""
+    rng = np.random.default_rng(5)
+    X = rng.uniform(-1, 1, (16, 2))
+    check_hypothesis_is_what_it_scores_with(name, X, np.where(X[:, 0] > 0.25, 1, -1))
+
+
 def test_romma_step_from_the_zero_vector_has_only_the_margin_constraint():
     """w = 0 (as w = None): the second constraint vᵀw ≥ ‖w‖² = 0 holds for every v, so the step is y x/‖x‖²."""
     from learners.margin_baselines import romma_step
@@ -192,3 +200,19 @@ def test_romma_step_from_the_zero_vector_has_only_the_margin_constraint():
     for w in (None, np.zeros(3)):
         v = romma_step(w, x, -1)
         assert np.array_equal(v, -x / (x @ x)) and v @ x == pytest.approx(-1.0, abs=1e-15)
+
+
+@pytest.mark.parametrize("B", [None, 2.0])
+def test_alma_s_B_in_balls_is_the_given_one_or_the_paper_s_exact_default(B):
+    """ALMA's B: a given B is kept in the certified replay as in float64; without one, B = √8/(1 − φ) is the exact
+    ball around √8/(1 − φ) there (φ = ½: B² = 32 within the ball), not its float64 rounding."""
+    from learners import numeric as nm
+
+    with nm.ball_arithmetic(128):
+        lrn = learners.make("alma", phi=0.5, B=B)
+        lrn.reset()
+        if B is None:
+            assert isinstance(lrn.B, nm.Ball) and nm.lower(lrn.B * lrn.B) <= 32 <= nm.upper(lrn.B * lrn.B)
+            assert float(lrn.B.a.rad()) < 1e-30
+        else:
+            assert float(lrn.B) == 2.0 and float(lrn.B.a.rad()) == 0

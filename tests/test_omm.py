@@ -21,7 +21,7 @@ from bounds.omm import gamma3, m_count
 from learners.numeric import high_precision
 from learners.omm import LpNorm
 from tests.test_maxmargin import separable
-from tests.learner_checks import check_declared, names_in
+from tests.learner_checks import check_declared, check_hypothesis_is_what_it_scores_with, names_in
 
 WIT = Path(bounds.__file__).with_name("witnesses")
 OMM = ("omm-efficient", "omm-conservative")
@@ -960,3 +960,12 @@ def test_declared_parameters_are_kept(name):
     """OMM's (p: the declared [20/19, 20] is the search's range; the constructor takes any p > 1) constructors keep
     their declared ranges (tests/learner_checks.py)."""
     check_declared(name, skip=("p",))
+
+
+@pytest.mark.parametrize("name", names_in("learners.omm"))
+def test_hypothesis_is_what_it_scores_with(name):
+    """tests/learner_checks.py, on a separable sequence with a bias (x₁ > ¼ ⇔ y = +1, margin ≥ 0.05)."""
+    rng = np.random.default_rng(5)
+    X = rng.uniform(-1, 1, (40, 2))
+    X = X[np.abs(X[:, 0] - 0.25) > 0.05][:16]
+    check_hypothesis_is_what_it_scores_with(name, X, np.where(X[:, 0] > 0.25, 1, -1))

@@ -324,6 +324,38 @@ def test_fgt_l8_run_terms():
     assert r.terms["sum Psi"] == 0.0
 
 
+@pytest.mark.claim("FGT-L8")
+def test_fgt_l8_every_removal_row_is_the_replay_s(monkeypatch):
+    """Every instance FGT-L8 checks on a run with removals (B = 83, 300 noisy rounds) is recounted from the
+    replay of tests/pinned.py: per removal round t, −y_(r_t) f''_t(x_(r_t)) ≤ U has lhs −μ_t (μ_t = y_r f''_t(x_r)
+    after the shrink) and rhs U of eq. 26, and Ψ_t ≤ eq. 40 has lhs Ψ(σ_t, μ_t); per mistake round, ‖f''_t‖ ≤ U."""
+    X, _ = tiny_sequence(300, seed=5)
+    y = np.where(np.random.default_rng(5).random(300) < 0.5, 1, -1)  # random labels: about one mistake in two
+    B = 83
+    rows = replay_shrink_remove(gram(X), y, B, "basic", forgetron_U(B))
+    assert sum(row["r"] > 0 for row in rows) >= 5  # the run removes (r = -1: no removal)
+    seen = []
+    real = forgetron.Checks.add
+    monkeypatch.setattr(forgetron.Checks, "add", lambda self, name, t, lhs, rhs, *m, **k:
+                        seen.append((name, t, float(lhs), float(rhs))) or real(self, name, t, lhs, rhs, *m, **k))
+    check("FGT-L8", X, y, kernel="linear", learner="forgetron-basic", params={"B": B})
+    U = forgetron_U(B)
+    by = {}
+    for name, t, lhs, rhs in seen:
+        by.setdefault(name, {})[t] = (lhs, rhs)
+    removal = {t + 1: row for t, row in enumerate(rows) if row["r"] > 0}
+    assert set(by["-y_r f''(x_r) <= U"]) == set(removal) == set(by["Psi_t <= eq. 40"])
+    for t, row in removal.items():
+        assert_close(by["-y_r f''(x_r) <= U"][t][0], -row["mu"], f"-mu at round {t}", rtol=1e-9, atol=1e-12)
+        assert_close(by["-y_r f''(x_r) <= U"][t][1], U, "U")
+        assert_close(by["Psi_t <= eq. 40"][t][0], row["Psi"], f"Psi at round {t}", rtol=1e-9, atol=1e-12)
+    mist = {t + 1: row for t, row in enumerate(rows) if row["J"]}
+    assert set(by["||f''_t|| <= U"]) == set(mist)
+    for t, row in mist.items():
+        assert by["||f''_t|| <= U"][t][0] == pytest.approx(min(row["norm_pp"], U) if row["Phi"] == 1 else
+                                                           row["norm_pp"], rel=1e-9, abs=1e-12)
+
+
 # ------------------------------------------------------------------------------------------ FGT-T2 / T3 / GR
 @pytest.mark.claim("FGT-T2")
 @pytest.mark.claim("FGT-T3")
