@@ -79,3 +79,35 @@ def check_hypothesis_is_what_it_scores_with(name: str, X: np.ndarray, y: np.ndar
         got = h.scores(X) if hasattr(h, "scores") else np.array([float(h(x)) for x in X])
         want = np.array([float(lrn.score(x)) for x in X])
         assert np.allclose(got, want, rtol=1e-12, atol=1e-12), (name, t, got - want)
+
+
+def check_starts_at_zero(name: str) -> None:
+    """f_1 = 0: a fresh learner (and one reset after a round) scores 0 everywhere, and where it reports them its
+    hypothesis's norm and size are 0 (every algorithm of the papers starts from the zero function)."""
+    horizon = {"T": 10} if "T" in registry.accepted_params(name) else {}  # POMD's T: learn() outside run needs it
+    for kernel in ("linear", "gaussian:sigma=1"):
+        try:
+            lrn = registry.make(name, kernel=kernel, **horizon)
+            break
+        except ValueError:
+            continue
+    X = np.array([[0.5, -0.25], [1.0, 2.0], [0.0, 0.0]])
+    for played in (False, True):
+        lrn.reset()
+        if played:
+            lrn.learn(X[1], 1)
+            lrn.reset()
+        for what in ("norm", "size"):  # before any score: a learner may set its state up lazily on the first x
+            fn = getattr(lrn, what, None)
+            if callable(fn):
+                try:
+                    v = fn()
+                except (NotImplementedError, ValueError):
+                    continue
+                ok = float(v) == 0.0 or math.isnan(float(v))  # NaN: a norm the learner does not track
+                assert ok or (what == "size" and name in BUDGET_SIZED), (name, what, v)
+        assert [float(lrn.score(x)) for x in X] == [0.0, 0.0, 0.0], (name, played)
+
+
+#: Learners whose ``size`` is their fixed number of features or slots, not the support of f (FOGD's random features).
+BUDGET_SIZED = ("fogd",)

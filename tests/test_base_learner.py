@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import learners
+from tests.learner_checks import check_starts_at_zero
 
 
 def test_progress_is_shown_only_when_asked(capsys, monkeypatch):
@@ -107,3 +109,9 @@ def test_learn_returns_what_run_records_for_every_learner():
             played += 1
             break
     assert played >= 20
+
+
+@pytest.mark.parametrize("name", learners.available())
+def test_every_learner_starts_at_zero(name):
+    """f_1 = 0 for every learner (tests/learner_checks.py)."""
+    check_starts_at_zero(name)
