@@ -292,13 +292,14 @@ class ProtocolLearner(OnlineLearner):
     def factory_params(self) -> dict:
         """The parameters the factory is built with: every parameter of the algorithm (:func:`paper_params`) that the
         factory accepts, under its own name (``param_names``: paper name -> the factory's keyword), as float64 (a
-        ball of the certified replay is given as its midpoint: the learner computes in float64 anyway)."""
+        ball of the certified replay, such as Ahpatron's preset λ = √2·U/√B, is given as its midpoint: the learner
+        computes in float64 anyway, and the claim reads the ball itself)."""
         takes = accepted_keywords(self.factory)
         out = {}
         for k, v in self.params.items():
             name = self.param_names.get(k, k)
             if takes is None or name in takes:
-                out[name] = float(v) if isinstance(v, nm.Ball) else v
+                out[name] = nm.mid(v) if isinstance(v, nm.Ball) else v  # the learner runs in float64
         return out
 
     # ------------------------------------------------------------------ what the learner exposes

@@ -55,6 +55,40 @@ def replaying(name: str, X: np.ndarray, y: np.ndarray):
     return Replay
 
 
+def protocol_view(name: str, X: np.ndarray, y: np.ndarray):
+    """A factory of black boxes exposing the whole protocol of a reference learner's run on (X, y): its scores and
+    predictions, its trace columns as TERMS/terms() (the names learners.protocol documents), and its hypothesis as
+    expansion(), stepped by a live copy of the learner."""
+    class View:
+        def __init__(self, kernel, **params):
+            with learners.numeric.float64():
+                k = learners.parse_kernel(kernel.spec)
+                self.tr = learner_class(name)(kernel=k, **params).run(X, y)
+                self.live = learner_class(name)(kernel=k, **params)
+                self.live.reset()
+            self.TERMS = tuple(self.tr.extras)
+            self.t = 0
+
+        def score(self, x):
+            return float(self.tr.score[self.t])
+
+        def predict(self, x):
+            return int(self.tr.yhat[self.t])
+
+        def learn(self, x, label):
+            with learners.numeric.float64():
+                self.live.learn(np.asarray(x, float), int(label))
+            self.t += 1
+
+        def terms(self):
+            return {k: v[self.t - 1] for k, v in self.tr.extras.items()}
+
+        def expansion(self):
+            f = self.live.hypothesis()
+            return np.asarray(f.X, float)[:len(f)], np.asarray(f.alpha, float)[:len(f)]
+    return View
+
+
 # ------------------------------------------------------------------------------------------------ parameters
 def test_paper_params_are_the_algorithm_s_from_the_given_ones():
     """Ahpatron's thm4 preset from B = 8 alone: U = √B/4, λ = √2·U/√B = √2/4, ε = (1 + 3U/√B)/2 = 7/8, c = 0.6,
@@ -151,6 +185,36 @@ def test_a_black_box_gets_the_built_in_verdict(cid, name, params):
     assert ref.verdict in ("holds", "VIOLATED"), ref.certificate.reason
     assert (got.verdict, got.lhs, got.rhs) == (ref.verdict, ref.lhs, ref.rhs), got.certificate.reason
     assert got.certificate.document["run"]["rule"] == "data"  # checked as the black box's run, not the reference's
+
+
+FULL_PROTOCOL = [("PER-L1", "perceptron", {}), ("FGT-L6", "forgetron-basic", {"B": 83}),
+                 ("FGT-T2", "forgetron-basic", {"B": 83}), ("FGT-L9", "forgetron-self-tuned", {"B": 83}),
+                 ("AHP-E10", "ahpatron", {"B": 100}), ("AVP-GAP", "ahpatron", {"B": 100})]
+
+
+@pytest.mark.parametrize("cid, name, params", FULL_PROTOCOL)
+def test_a_black_box_exposing_the_protocol_gets_the_built_in_verdict(cid, name, params):
+    """With expansion() and its terms (TERMS/terms()) exposed, the claims that read them give the built-in verdict;
+    boundlab derives B, U and the eq. 21 sets of a basic Forgetron from its parameters and reported φ_t itself."""
+    X, y = _sequence(30)
+    ref = bounds.check(cid, X, y, kernel="linear", learner=name, params=params, certify=True)
+    with substitute_for(name, protocol_view(name, X, y), lambda term: pytest.fail(f"missing {term}")):
+        got = bounds.check(cid, X, y, kernel="linear", learner=name, params=params, certify=True)
+    assert ref.verdict in ("holds", "VIOLATED"), ref.certificate.reason
+    assert (got.verdict, got.lhs, got.rhs) == (ref.verdict, ref.lhs, ref.rhs), got.certificate.reason
+
+
+@pytest.mark.parametrize("cid, name, hook", [("FGT-L2", "forgetron-basic", "observer"),
+                                             ("BOGD-UNB", "bogd", "removal_log")])
+def test_a_claim_that_needs_an_internal_names_the_one_hook(cid, name, hook):
+    """Lemma 2 reads f'_t and f''_t inside each update, BOGD-UNB each removal's p and α: a learner that exposes the
+    protocol but not that hook makes the claim not applicable, in one line naming the hook."""
+    X, y = _sequence(30)
+    report = bounds.check_learner(protocol_view(name, X, y), implements=name, claims=[cid], seconds=0.3,
+                                  max_examples=1, clock="cpu")
+    v = report[cid]
+    assert v.verdict == "not applicable" and f"'{hook}' (supplied by an attribute or hook `{hook}`" in v.reason
+    assert "\n" not in v.reason
 
 
 def test_a_certified_run_is_not_reused_for_another_learner_of_the_same_name():

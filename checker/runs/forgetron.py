@@ -63,7 +63,7 @@ from flint import ctx, fmpq
 
 from ..certificate import Certificate, as_fmpq
 from ..numbers import INF, Real, Rejected, disjoint, exp, interval, is_exact, le, log, lt, sign, sqrt, total
-from . import Run, expect, rule
+from . import Run, data_view, expect, rule
 
 PER_ROUND = ("M", "Q", "Q_next", "f", "norm_prime2", "phi", "at_radius", "Jset", "Phi", "Psi", "removed", "sigma_r",
              "f_prime_r", "sigma", "mu")
@@ -271,6 +271,20 @@ def forgetron_constants(B: int) -> "tuple[Real, Real]":
     ball objects for the rule and the statements at one precision, so that Φ_t = c on J_2 is c itself: the exact
     tie of eq. 37 is then decided as one (checker.numbers.le)."""
     return _constants(B, ctx.prec)
+
+
+@data_view("forgetron-basic")
+def basic_constants(c: Certificate, run: Run) -> dict:
+    """For a black-box basic Forgetron: its budget B and U of eq. 26, fixed by the paper from B, and from its reported
+    φ_t and ‖f'_t‖ (``phi``, ``norm_prime``) the set J_j of eq. 21 each mistake round is in (``Jset``) and
+    ``norm_prime2``; its other reported terms (Φ_t among them) are read as reported."""
+    B = budget(c)
+    U = forgetron_constants(B)[0]
+    phi, npr = (run.terms.get(k) or [None] * c.T for k in ("phi", "norm_prime"))
+    npr2 = [None if v is None else v * v for v in npr]
+    jset = [shrink_case(p, n2, U)[0] if m and p is not None and n2 is not None else None
+            for m, p, n2 in zip(run.mistake, phi, npr2)]
+    return {"B": B, "U": U, "Jset": jset, "norm_prime2": npr2}
 
 
 @rule("forgetron-basic")

@@ -148,7 +148,7 @@ def reported(c: Certificate, run: Run) -> dict:
       eq. 29 from the reported ``sigma``, ``mu`` on removal rounds (0 elsewhere); ``Q`` = Σ_{i<t} Ψ_i and ``Q_next``
       = Q_t + Ψ_t (eq. 41); ``a``, ``b``, ``c`` of eq. 44 at σ = ``sigma_r``, μ' = ``mu_r``, c = Q_t − 15/32·M_t;
     * ``norm_prime2`` = ``norm_prime``², and on mistake rounds with a budget B, ``Jset`` and ``Phi`` of eqs. 21, 24
-      with U of eq. 26.
+      with U of eq. 26; ``B`` and that ``U`` themselves.
 
     Reading: the terms are the learner's, as reported; that they follow from its scores by Fig. 3 is not checked (the
     verdict is about the run the learner made, which is what a user's learner is checked on)."""
@@ -174,4 +174,6 @@ def reported(c: Certificate, run: Run) -> dict:
             if run.mistake[t] and U is not None and phi[t] is not None:
                 out["Jset"][t], out["Phi"][t] = shrink_case(phi[t], out["norm_prime2"][t], U)
         Q += psi
+    if U is not None:
+        out.update({"B": budget(c), "U": U})
     return out
