@@ -1,6 +1,7 @@
 """learners/numeric.py: the ball backend's matrix product is rigorous whatever the shapes."""
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -48,3 +49,12 @@ def test_ball_quadratic_form_encloses_the_exact_value(n):
         q = nm.quad(nm.asarray(M), nm.asarray(v))
         assert isinstance(q, nm.Ball)
         assert q.a.contains(fmpq(want.numerator, want.denominator)) and q.a.rad() < fmpq(1, 2 ** 100)
+
+
+@pytest.mark.parametrize("x, want", [(1.0, 0.0), (math.e, 1.0), (0.0, -math.inf), (-0.0, -math.inf), (-1.0, None),
+                                     (math.inf, math.inf)])
+def test_float_log_at_the_ends_of_its_domain(x, want):
+    """nm.log in float64 is the real logarithm extended as the bounds use it: log 0 = −∞ (a factor that reaches 0
+    makes a bound's −log infinite, not undefined), NaN below 0 (never a silent real), math.log inside."""
+    got = nm.log(x)
+    assert math.isnan(got) if want is None else got == pytest.approx(want, rel=1e-15, abs=0)
