@@ -9,7 +9,13 @@ boundlab (numpy on the witness), and must give the twin no VIOLATED beyond the r
 * kernel OGD (002 eq. 2): the update taken on the Perceptron's test y_t f_t(x_t) ≤ 0 instead of the hinge loss's
   y_t f_t(x_t) < 1 (the subgradient of ℓ taken as 0 on 0 < y f < 1): caught by OGD-T1;
 * AVP (000 Alg. 1, λ = 1, U = ∞): the aggressive update on N_T dropped (update only on y_t f_t(x_t) ≤ 0, i.e. the
-  kernel Perceptron): caught by AVP-C1, whose right side subtracts (2ε − 1)|N_T|.
+  kernel Perceptron): caught by AVP-C1, whose right side subtracts (2ε − 1)|N_T|;
+* RBP (000 eq. 2; 001 §8): the mistake test written y_t f_t(x_t) < 0 instead of ≤ 0, so that the learner never
+  leaves f = 0 (every round a mistake in the papers' sense): caught by RBP-E. The learner reports its draws (``r``,
+  the removed example's round, −1 when none; the TERMS name of boundlab's rbp), which an expectation over them
+  needs: the checker's data view (checker/runs/rbp.py) gives each reported draw the paper's probability 1/B, so a
+  certificate holds only when every realisation of the learner's draws is recorded; a run without draws is the one
+  realisation, of probability 1. The twin is certified only on runs where it makes no draw.
 
 Searches use ``clock="cpu"`` and a fixed seed; the hunt finds both in its structured engine (constructions and the
 "few" generator, which run first and in a seeded order) well inside the budget.
@@ -79,6 +85,45 @@ class AVP:
                     self.a = [a * self.U / norm for a in self.a]
 
 
+class RBP:
+    """The randomized budget Perceptron (000 eq. 2, 001 §8): the kernel Perceptron (on y_t f_t(x_t) ≤ 0 add
+    y_t κ(x_t, ·)) that, on a mistake with |S_t| = B, first discards an example of S_t drawn uniformly.
+    ``strict=True`` is the planted departure: the mistake test y_t f_t(x_t) < 0."""
+
+    TERMS = ("r",)
+
+    def __init__(self, kernel, B=100, seed=0, strict=False):
+        self.k, self.B, self.strict = kernel, B, strict
+        self.rng = np.random.default_rng(seed)
+        self.S, self.lab, self.born, self.t, self.last = [], [], [], 0, {}
+
+    def score(self, x):
+        return float(sum(lab * self.k(s, x) for s, lab in zip(self.S, self.lab)))
+
+    def learn(self, x, y):
+        self.t += 1
+        margin = y * self.score(x)
+        self.last = {"r": -1}
+        if (margin < 0) if self.strict else (margin <= 0):
+            if len(self.S) == self.B:
+                i = int(self.rng.integers(self.B))
+                self.last["r"] = self.born[i]
+                for lst in (self.S, self.lab, self.born):
+                    del lst[i]
+            self.S.append(np.array(x, float))
+            self.lab.append(y)
+            self.born.append(self.t)
+
+    def terms(self):
+        return self.last
+
+
+def rbp(strict=False):
+    def factory(kernel, B, seed):
+        return RBP(kernel, B, seed, strict)
+    return factory
+
+
 def ogd(test="hinge"):
     def factory(kernel, lam, eta):
         return KernelOGD(kernel, lam, eta, test)
@@ -145,7 +190,8 @@ def assert_certified_departure(report, v):
     assert v.verdict == "VIOLATED" and v.failed and not report.ok, v.reason
     w = Witness.load(v.witnesses[0])
     assert w.found_by.startswith("check_learner:") and "not boundlab's" in w.note
-    assert w.certificate["verdict"] == "VIOLATED" and w.certificate["run"]["rule"] == "data"
+    runs = [w.certificate["run"]] if w.certificate["run"] else w.certificate["evidence"]["realisations"]
+    assert w.certificate["verdict"] == "VIOLATED" and runs and all(r["rule"] == "data" for r in runs)
     return w
 
 
@@ -197,3 +243,32 @@ def test_correct_avp_is_not_violated(tmp_path):
     report = bounds.check_learner(avp(), claims=["AVP-C1", "AVP-C2", "AVP-GAP"], implements="avp", seconds=3,
                                   seed=0, clock="cpu", out_dir=tmp_path)
     assert_twin_clean(report)
+
+
+# ------------------------------------------------------------------------------------------------------- RBP
+def test_rbp_with_a_strict_mistake_test_is_certified_violated(tmp_path):
+    """B = 4 (given with params=): eq. 2's right side is then small enough for a run of a few dozen rounds."""
+    report, v = check_one(rbp(strict=True), "RBP-E", "rbp", tmp_path, params={"B": 4})
+    w = assert_certified_departure(report, v)
+    B, gamma = int(param(w, "B")), param(w, "gamma")
+    U = w.certificate["params"]["U"]
+    U = (gamma - 1) / (gamma + 1) * math.sqrt(B) if U is None else float(Fraction(U))
+    g_x, g_norm2 = comparator(w)
+    assert g_norm2 <= U * U * (1 + 1e-12)
+    y = np.asarray(w.y, int)
+    learner = RBP(kernel_fn(w.kernel), B, int(param(w, "seed")), strict=True)
+    m = margins(learner, w)
+    assert not learner.S  # no example ever entered: no draw, the run is its own expectation
+    rhs = gamma * hinge(y * g_x).sum() + gamma * U * B + 0.5 * gamma * U * math.sqrt(B) * math.log(0.5 * gamma * B * B)
+    M = int(np.sum(m <= 0))
+    assert M > rhs + 1e-9 and M == round(w.lhs) and abs(rhs - w.rhs) <= 1e-9 * rhs  # independent of boundlab
+    reals = w.certificate["evidence"]["realisations"]
+    assert len(reals) == 1 and set(reals[0]["r"]) == {-1}
+
+
+def test_correct_rbp_is_not_violated(tmp_path):
+    report, v = check_one(rbp(), "RBP-E", "rbp", tmp_path, params={"B": 4})
+    assert_twin_clean(report)
+    # "holds" only on check sequences where it made no draw (one realisation, of probability 1); on a run where it
+    # draws, one realisation is no expectation and the certificate is rejected (inconclusive)
+    assert v.verdict in ("holds", "inconclusive"), v.reason
