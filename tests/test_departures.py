@@ -272,3 +272,17 @@ def test_correct_rbp_is_not_violated(tmp_path):
     # "holds" only on check sequences where it made no draw (one realisation, of probability 1); on a run where it
     # draws, one realisation is no expectation and the certificate is rejected (inconclusive)
     assert v.verdict in ("holds", "inconclusive"), v.reason
+
+
+def test_one_realisation_of_a_drawing_black_box_is_no_certified_expectation():
+    """The correct RBP with B = 2 on x = ½e₁ with alternating labels errs every round and draws from round 3 on;
+    boundlab can run only one realisation of a black box's draws, and the checker gives each reported draw its
+    probability 1/B: the realisations recorded sum to 2^−k < 1, so the certificate is rejected, and RBP-E is
+    neither VIOLATED nor holds on this run."""
+    from learners.protocol import substitute_for
+
+    X, y = np.tile([[0.5, 0.0]], (8, 1)), np.array([1, -1] * 4)
+    with substitute_for("rbp", rbp(), lambda term: None):
+        r = bounds.check("RBP-E", X, y, kernel="linear", learner="rbp", params={"B": 2}, certify=True)
+    assert r.verdict == "inconclusive"
+    assert "sum to" in r.certificate.reason and "some realisations are missing" in r.certificate.reason
