@@ -32,7 +32,7 @@ from flint import fmpq
 
 from ..certificate import Certificate
 from ..numbers import Rejected, le, lt, sign, total
-from . import Run, expect, rule
+from . import Run, data_view, expect, rule
 from .forgetron import Psi, budget
 
 
@@ -107,3 +107,26 @@ def _replay(c: Certificate, choose) -> Run:
         S.remove(r)
         S.append(t)
     return Run(scores, mistakes, terms, support=list(S), coef=[y[i] for i in S])
+
+
+@data_view("rbp")
+def rbp_from_draws(c: Certificate, run: Run) -> dict:
+    """RBP's draws for a black-box run, from the draw the learner reports (``r``: the removed example's round,
+    1-based, −1 when nothing is removed; learners.protocol's TERMS): ``removed`` (r_t − 1, 0-based, None without a
+    removal) and ``p``, the probability of the round's draw under the paper's rule, the uniform draw from S_t with
+    |S_t| = B: 1/B on a removal round, 1 elsewhere. An expectation statement multiplies them over a realisation
+    (checker/claims/forgetron_tuned.py): the realisations of a learner that draws must all be recorded, or their
+    probabilities do not sum to 1 and the certificate is rejected. Without a reported ``r`` the draws are unknown
+    and the statement is not decided (Recorded names ``r``)."""
+    B = budget(c)
+    removed, p = [], []
+    for t, r in enumerate(run.terms["r"]):
+        if r is None or r == -1:
+            removed.append(None)
+            p.append(fmpq(1))
+            continue
+        if r != int(r) or not 1 <= int(r) <= t:
+            raise Rejected(f"round {t + 1}: the reported draw r = {r} is not the round of an earlier example")
+        removed.append(int(r) - 1)
+        p.append(fmpq(1, B))
+    return {"removed": removed, "p": p}
