@@ -201,6 +201,12 @@ class ExposedTrace(Trace):
             raise MissingTerm(name, self.learner)
         return self.extras[name]
 
+    def is_kind(self, name: str) -> np.ndarray:
+        """As :meth:`Trace.is_kind`, but a learner that does not report its update kinds raises MissingTerm: "never
+        occurred" would be a guess (POMDR's OMDR rounds, say, silently dropped from a right side)."""
+        self._core("kind")  # MissingTerm when the learner does not report its kinds
+        return Trace.is_kind(self, name)
+
     def __contains__(self, name: str) -> bool:
         if name in self.extras or name in self._derived or name in ("score", "y"):
             return True

@@ -294,3 +294,16 @@ def test_check_learner_command_bad_input_is_one_line(tmp_path, monkeypatch, caps
     code = main(["check-learner", *argv])
     err = capsys.readouterr().err
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_black_box_without_kinds_cannot_answer_which_rounds_were_of_a_kind():
+    """is_kind on the trace of a learner that does not report its update kinds raises MissingTerm naming 'kind'
+    (an all-False answer would drop, e.g., POMDR's OMDR term from POM-T2's right side)."""
+    from learners.protocol import MissingTerm
+
+    seen = []
+    X, y = _sequence(6)
+    tr = ProtocolLearner(lambda kernel: _Zero(), kernel="linear", missing=seen.append).run(X, y)
+    with pytest.raises(MissingTerm, match="'kind'"):
+        tr.is_kind("omdr-add")
+    assert seen == ["kind"]
