@@ -590,3 +590,40 @@ def test_surd_sign_is_the_exact_sign():
         assert ahpatron.surd_sign(p, r, r2) == want, (p, r, r2)
         seen.add(want)
     assert seen == {-1, 0, 1}
+
+
+@pytest.mark.parametrize("preset", ["thm4", "experiments"])
+def test_ahpatron_presets_are_the_paper_s_numbers(preset):
+    """B = 16, from 000 Thm 4 and the experiments' setting (written here): thm4 U = √B/4 = 1, λ = √2·U/√B = √2/4,
+    ε = (1 + 3U/√B)/2 = 7/8, c = 3/5, η = 1/2000; experiments U = √B/2 = 2, λ = U/√(4B) = 1/4, ε = 1/2, c = "norm",
+    η = 1/2000. In float64, and in balls around the exact numbers (radius < 1e-30), not their float64 roundings."""
+    from fractions import Fraction
+
+    from learners import numeric as nm
+
+    want = ({"U": 1, "lam": math.sqrt(2) / 4, "eps": Fraction(7, 8), "c": Fraction(3, 5)} if preset == "thm4" else
+            {"U": 2, "lam": Fraction(1, 4), "eps": Fraction(1, 2), "c": "norm"})
+    lrn = learners.make("ahpatron", B=16, preset=preset)
+    for k, v in want.items():
+        assert getattr(lrn, k) == (v if isinstance(v, str) else pytest.approx(float(v), rel=1e-15)), k
+    assert lrn.eta == pytest.approx(0.0005, rel=1e-15)
+    with nm.ball_arithmetic(128):
+        exact = learners.make("ahpatron", B=16, preset=preset)
+        exact.reset()
+        for k, v in {**want, "eta": Fraction(1, 2000)}.items():
+            got = getattr(exact, k)
+            if isinstance(v, str):
+                assert got == v
+            else:  # a ball around the exact number (λ² = 1/8 for thm4's λ), never the float64 rounding's
+                sq = k == "lam" and preset == "thm4"
+                assert nm.lower(got * got if sq else got) <= (Fraction(1, 8) if sq else v) <= \
+                    nm.upper(got * got if sq else got), k
+                assert float(got.a.rad()) < 1e-30, k
+
+
+@pytest.mark.claim("AHP-TAB3")
+@pytest.mark.parametrize("eps", [0.5, 0.9])
+def test_ahp_tab3_accepts_both_ends_of_the_eps_grid(eps):
+    X, y = _seq(20, seed=9)
+    r = check("AHP-TAB3", X, y, kernel=GAUSS, params={"B": 8, "preset": "experiments", "T_min": 10, "eps": eps})
+    assert r.terms is not None and r.lhs == 100  # N_min, the default reading of "≫ 1"

@@ -16,6 +16,7 @@ import pytest
 
 import learners
 from adversaries import make_sequence
+from adversaries.omm_constructions import ex51_points
 from bounds import omm, omm_kappa  # noqa: F401  (the modules pinned here)
 from learners import margin_baselines, omm as _omm  # noqa: F401  (run here)
 from bounds.omm_kappa import (kappa, kappa_circ_closed, s51_bound, s51_factor, s51_factor_corrected,
@@ -210,6 +211,19 @@ def _perceptron_updates(X, y, m):
             w = w + y[t] * X[t]
             n += 1
     return n
+
+
+@pytest.mark.claim("OMM-EX51")
+def test_ex51_perceptron_m_just_below_an_integer():
+    """c = 2.825 (its binary value): (c² + 4/c² + 5)/(2(1 + 1/c²)) = 5.990…, so m = 5, and a constant off by one in
+    the numerator (5/c²) would give 6.05…: the floor is computed exactly here in Fractions."""
+    c = Fraction(2.825)
+    q = (c * c + 4 / c ** 2 + 5) / (2 * (1 + 1 / c ** 2))
+    assert math.floor(q) == 5 and q > Fraction(599, 100)
+    P, L = ex51_points(2.825, 2 / 2.825)
+    X, y = P[[0, 2] * 8], L[[0, 2] * 8]
+    r = check("OMM-EX51", X, y, kernel="linear", learner="perceptron", params={"part": "perceptron", "c": 2.825})
+    assert r.terms["m"] == 5 and r.lhs == 5
 
 
 @pytest.mark.claim("OMM-EX51")
