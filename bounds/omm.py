@@ -1188,8 +1188,7 @@ class Example51(OmmClaim):
     def preconditions(self, ctx):
         part = ctx.claim_params["part"]
         ctx.require("part", part in ("geometry", "omm", "perceptron", "algebra"), f"part = {part!r}")
-        cq, rq = self._cr(ctx)
-        ctx.require("c, r > 0", cq > 0 and rq > 0, f"c = {float(cq)}, r = {float(rq)}")
+        cq, rq = self._cr(ctx)  # c, r > 0: their declared ranges (PARAMS)
         if part in ("geometry", "omm", "perceptron"):
             ctx.require("d = 2", ctx.X.shape[1] == 2, f"Example 5.1 lives in the plane, got d = {ctx.X.shape[1]}")
             pairs = [((cq, Fraction(1)), 1), ((cq, Fraction(-1)), -1), ((cq + rq, Fraction(-1)), -1)]

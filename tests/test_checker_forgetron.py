@@ -1067,6 +1067,25 @@ def test_per_l1_poly_kernel_is_no_longer_a_certified_violation():
     assert "decided by rounding" not in (r.certificate.reason or "")
 
 
+@pytest.mark.claim("FGT-L7")
+def test_fgt_l7_given_comparator_on_the_sphere_is_admitted_in_float64():
+    """FGT-L7 with a given g = aκ(e_1, ·), ‖g‖ = a: at a = U (B = 83, U of eq. 26) the float check's ‖g‖² ≤ U²(1 +
+    1e-12) admits it whatever the rounding of a² (the stated relative tolerance), and a = U(1 + 1e-9) is refused."""
+    from learners.expansion import KernelExpansion
+
+    X, y, k = np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1, -1]), learners.parse_kernel("linear")
+    U = learners.make("forgetron-basic", B=83).U
+    for a, ok in ((U, True), (U * (1 + 1e-13), True), (U * (1 + 1e-9), False)):
+        g = KernelExpansion.from_points(k, X[:1], np.array([a]))
+        run = lambda: bounds.check("FGT-L7", X, y, kernel="linear", learner="forgetron-basic",  # noqa: E731
+                                   params={"B": 83}, comparator=g, certify=False)
+        if ok:
+            assert run().lhs is not None
+        else:
+            with pytest.raises(Exception, match=r"\|\|g\|\| <= U"):
+                run()
+
+
 @pytest.mark.claim("FGT-L3")
 def test_the_float_check_of_a_given_comparator_uses_its_stated_tolerance():
     """fixed_comparators admits a given g with ‖g‖ ≤ U(1 + 1e-12) in float64 (the stated relative tolerance of the

@@ -227,6 +227,17 @@ def test_ex51_perceptron_m_just_below_an_integer():
 
 
 @pytest.mark.claim("OMM-EX51")
+@pytest.mark.parametrize("c, r", [(4.0, -0.5), (4.0, 0.0), (-4.0, 0.5)])
+def test_ex51_needs_c_and_r_positive(c, r):
+    """Example 5.1 takes c, r > 0 (the claim's declared ranges): either one at or below 0 is refused, whatever the
+    other, in one line naming it."""
+    from bounds.base import PreconditionError
+
+    with pytest.raises(PreconditionError, match=f"parameter {'r' if r <= 0 else 'c'}=-?[0-9.]+ is not allowed"):
+        check("OMM-EX51", *DUMMY, params={"part": "algebra", "c": c, "r": r})
+
+
+@pytest.mark.claim("OMM-EX51")
 def test_ex51_values():
     """c = 4, r = 2/c = ½: m = ⌊(c² + 4/c² + 5)/(2(1 + 1/c²))⌋ = ⌊21.25/2.125⌋ = 10, and the Perceptron (b* = 0)
     updates on every t ≤ m of the z¹/z³ alternation (replayed here); OMM makes ≤ 2 mistakes; D̄² = (c + r)² + 1."""
