@@ -324,6 +324,42 @@ def test_fgt_l8_run_terms():
     assert r.terms["sum Psi"] == 0.0
 
 
+def recorded_rows(monkeypatch) -> dict:
+    """{check name: {round t: (lhs, rhs)}} of every instance a Checks-based claim adds (bounds.forgetron.Checks),
+    filled while the claim runs, so that a test recounts each one, not only the worst the result reports."""
+    by: dict = {}
+    real = forgetron.Checks.add
+
+    def add(self, name, t, lhs, rhs, *mags, **kw):
+        by.setdefault(name, {})[int(t)] = (float(lhs), float(rhs))
+        return real(self, name, t, lhs, rhs, *mags, **kw)
+
+    monkeypatch.setattr(forgetron.Checks, "add", add)
+    return by
+
+
+@pytest.mark.claim("FGT-L7")
+def test_fgt_l7_every_row_is_the_replay_s(monkeypatch):
+    """FGT-L7 (float64) on a run with removals: eq. 37's c ≤ Φ_t once per mistake round t (1-based), with c =
+    (B+1)^(−1/(2(B+1))) and Φ_t the replay's, and Lemma 7's U²Σ log(1/Φ_t) ≤ M/32 recounted."""
+    X, _ = tiny_sequence(300, seed=5)
+    y = np.where(np.random.default_rng(5).random(300) < 0.5, 1, -1)
+    B = 83
+    rows = replay_shrink_remove(gram(X), y, B, "basic", forgetron_U(B))
+    by = recorded_rows(monkeypatch)
+    check("FGT-L7", X, y, kernel="linear", learner="forgetron-basic", params={"B": B})
+    mist = {t + 1: row for t, row in enumerate(rows) if row["J"]}
+    cap = (B + 1) ** (-1 / (2 * (B + 1)))
+    assert set(by["eq. 37"]) == set(mist)
+    for t, row in mist.items():
+        assert_close(by["eq. 37"][t][0], cap, "c")
+        assert_close(by["eq. 37"][t][1], row["Phi"], f"Phi at round {t}", rtol=1e-9, atol=1e-12)
+    U = forgetron_U(B)
+    S = sum(-math.log(row["Phi"]) for row in mist.values())
+    assert_close(by["Lemma 7"][0][0], U * U * S, "U² Σ log(1/Φ_t)", rtol=1e-9)
+    assert by["Lemma 7"][0][1] == len(mist) / 32
+
+
 @pytest.mark.claim("FGT-L8")
 def test_fgt_l8_every_removal_row_is_the_replay_s(monkeypatch):
     """Every instance FGT-L8 checks on a run with removals (B = 83, 300 noisy rounds) is recounted from the
@@ -334,15 +370,9 @@ def test_fgt_l8_every_removal_row_is_the_replay_s(monkeypatch):
     B = 83
     rows = replay_shrink_remove(gram(X), y, B, "basic", forgetron_U(B))
     assert sum(row["r"] > 0 for row in rows) >= 5  # the run removes (r = -1: no removal)
-    seen = []
-    real = forgetron.Checks.add
-    monkeypatch.setattr(forgetron.Checks, "add", lambda self, name, t, lhs, rhs, *m, **k:
-                        seen.append((name, t, float(lhs), float(rhs))) or real(self, name, t, lhs, rhs, *m, **k))
+    by = recorded_rows(monkeypatch)
     check("FGT-L8", X, y, kernel="linear", learner="forgetron-basic", params={"B": B})
     U = forgetron_U(B)
-    by = {}
-    for name, t, lhs, rhs in seen:
-        by.setdefault(name, {})[t] = (lhs, rhs)
     removal = {t + 1: row for t, row in enumerate(rows) if row["r"] > 0}
     assert set(by["-y_r f''(x_r) <= U"]) == set(removal) == set(by["Psi_t <= eq. 40"])
     for t, row in removal.items():
