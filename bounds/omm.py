@@ -825,7 +825,7 @@ class Lemma44(OmmClaim):
             rows.append((*gamma_row(g, gt, gt, None)[:3], int(i) + 1, "gamma_t >= gamma* (second, by monotonicity)"))
         if not rows:
             return ctx.result(0.0, 1.0, {"rounds": 0, "phi": phi}, notes=["no round with a_t < φγ_t"])
-        lhs, rhs, lo, t, which = min(rows, key=lambda r: r[2] - r[0])
+        lhs, rhs, lo, t, which = _worst(rows, lower=True)
         tol = tolerance(lhs, rhs) + SOLVER_RTOL_POW * max(1.0, g.D)
         return ctx.result(lhs, rhs, {"round": t, "inequality": which, "phi": phi, "p": p_of(ctx),
                                      "rounds": len(rows) // 3}, rhs_lower=lo, tol=tol, uncertified=uncertified(g))
@@ -1245,7 +1245,7 @@ class Example51(OmmClaim):
             optimal = (nm.nonneg(nm.ball(g.gamma_lo) - mb), 0.0, -(nm.ball(g.gamma_hi) - mb), "(w*, b*) optimal")
         rows = [deviation_row(g.gamma_lo, g.gamma_hi, 1.0, "gamma*"), deviation_row(g.D_lo, g.D_hi, r, "D", eps),
                 deviation_row(g.Dbar_lo, g.Dbar_hi, dbar, "Dbar", eps), optimal]
-        lhs, rhs, lo, which = min(rows, key=lambda x: x[2] - x[0])
+        lhs, rhs, lo, which = _worst(rows, lower=True)
         terms = {"worst": which, "gamma* certified": [g.gamma_lo, g.gamma_hi], "D certified": [g.D_lo, g.D_hi],
                  "Dbar certified": [g.Dbar_lo, g.Dbar_hi], "margin of ((0,1),0)": [float_down(m), float_up(m)]}
         return ctx.result(lhs, rhs, terms, rhs_lower=lo, tol=SOLVER_RTOL * (1 + c + r), uncertified=uncertified(g))
@@ -1375,7 +1375,7 @@ class PerceptronTight(OmmClaim):
         if nm.is_ball():
             lhs, rhs, lo, which = _worst(rows, lower=True)
             return ctx.result(lhs, rhs, {"which": which, **terms}, rhs_lower=lo)
-        lhs, rhs, lo, which = min(rows, key=lambda r: r[2] - r[0])
+        lhs, rhs, lo, which = _worst(rows, lower=True)
         terms = {"which": which, **terms, "gamma* (with bias) certified": [g.gamma_lo, g.gamma_hi]}
         return ctx.result(float(lhs), float(rhs), terms, rhs_lower=float(lo), tol=SOLVER_RTOL,
                           uncertified=uncertified(g))
