@@ -735,7 +735,7 @@ class POMDTheorem2(_RegretClaim):
         tr = ctx.trace
         U, T = p["U"], ctx.T
         S = nm.nan_to_zero(tr["delta"]).sum()
-        omdr = bool(tr.is_kind("omdr-add").any() or tr.is_kind("omdr-halve").any())
+        omdr = ctx.learner == "pomdr" and bool(tr.is_kind("omdr-add").any() or tr.is_kind("omdr-halve").any())
         base = 3 * U * nm.sqrt(S) + 9 * U
         extra = 3 * U * nm.sqrt(2 * T * S) / nm.sqrt(p["B"]) if omdr else 0.0  # √B a ball in certified runs
         lhs = np.sum(tr["loss"])
@@ -760,7 +760,7 @@ class POMDCorollary1(_RegretClaim):
         tr = ctx.trace
         U, T, D = p["U"], ctx.T, p["D"]
         A = kernel_alignment(ctx.X, ctx.y, ctx.kernel)
-        omdr = bool(tr.is_kind("omdr-add").any() or tr.is_kind("omdr-halve").any())
+        omdr = ctx.learner == "pomdr" and bool(tr.is_kind("omdr-add").any() or tr.is_kind("omdr-halve").any())
         base = 6 * U * nm.sqrt(A) + 2 * D + 9 * U
         extra = 6 * U * nm.sqrt(2 * T * (A + 2 * D)) / nm.sqrt(p["B"]) if omdr else 0.0  # √B a ball when certified
         lhs = np.sum(tr["loss"])

@@ -67,7 +67,7 @@ class AggressiveLearner(KernelLearner):
         return bool(margin <= 0), bool(0 < margin < 1 - eps)
 
     @classmethod
-    def run_columns(cls, score, y, params):
+    def run_columns(cls, score, y, params, X=None, kernel=None):
         """``M_prime`` and ``N`` (:meth:`sets`) from the scores and ε_t (a constant, or AVP's list eps[t − 1]), and
         ``eps`` itself."""
         eps = params.get("eps")
@@ -194,10 +194,10 @@ class AVP(AggressiveLearner):
         return nm.scalar(self._at(self.lam, t, "lam"))
 
     @classmethod
-    def run_columns(cls, score, y, params):
+    def run_columns(cls, score, y, params, X=None, kernel=None):
         """The sets and ``eps`` (:class:`AggressiveLearner`), and ``lam`` λ_t: the schedule, or Corollary 2's rate
         with the count of M'_T rounds up to t (:meth:`rate`)."""
-        cols = super().run_columns(score, y, params)
+        cols = super().run_columns(score, y, params, X, kernel)
         lam, U = params.get("lam"), params.get("U")
 
         def lam_column():

@@ -108,9 +108,11 @@ class OnlineLearner(ABC):
         self.reset()
 
     @classmethod
-    def run_columns(cls, score: Any, y: Any, params: dict) -> "dict[str, Callable[[], Any]]":
+    def run_columns(cls, score: Any, y: Any, params: dict, X: Any = None,
+                    kernel: "Kernel | None" = None) -> "dict[str, Callable[[], Any]]":
         """The trace columns of this algorithm that are functions of the run alone (the scores f_t(x_t), the labels
-        y_t and the parameters), each as a thunk computing the whole column in the current backend. boundlab computes
+        y_t, the parameters, and the points X with the kernel), each as a thunk computing the whole column in the
+        current backend. boundlab computes
         them for a learner written outside it that exposes only its scores (learners.protocol), with the same
         definitions the learner's rounds log. None by default."""
         return {}

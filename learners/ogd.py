@@ -77,7 +77,7 @@ class _HingeOGD(KernelLearner):
         return fx, row, grad
 
     @classmethod
-    def run_columns(cls, score, y, params):
+    def run_columns(cls, score, y, params, X=None, kernel=None):
         """``loss`` ℓ_t(f_t) = max{0, 1 − y_t f_t(x_t)} and ``grad`` (y_t f_t(x_t) < 1: ∇ℓ_t ≠ 0), from the scores."""
         return {"loss": lambda: per_round(hinge, score, y), "grad": lambda: per_round(lambda m: bool(m < 1), score, y)}
 

@@ -46,7 +46,7 @@ from __future__ import annotations
 import math
 from collections import deque
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -70,6 +70,32 @@ _COMMON: tuple[P.Param, ...] = (
     P.Param("T", "int", None, low=1, high=10**9, none_ok=True, doc="horizon T (none: the sequence's length)",
             search=False),
 )
+
+
+def window_average(kernel, x, win_X, win_y) -> Any:
+    """−∇̄_t(x_t) = (1/M_t) Σ_{r=1}^{M_t} y_{t−r} κ(x_{t−r}, x_t) over the window (the last M_t = min(t − 1, M)
+    examples); 0 on the first round (∇̄_1 = 0)."""
+    if not len(win_X):
+        return 0.0
+    row = kernel.row(x, np.asarray(win_X))
+    return nm.scalar(np.asarray(win_y, dtype=float) @ row) / len(win_y)
+
+
+def delta_t(kxx, y: int, avg) -> Any:
+    """δ_t = max{‖∇_t − ∇̄_t‖² − ‖∇̄_t‖², 0} = max{κ(x_t, x_t) − 2 y_t avg, 0} for ∇_t = −y_tκ(x_t, ·) (eq. 10)."""
+    return nm.nonneg(kxx - 2.0 * y * avg)
+
+
+def window_delta(kernel, X, y, t: int, M: int, loss) -> Any:
+    """δ_t of the 0-based round t as ``_round`` logs it, from the data alone: :func:`delta_t` on a loss round whose
+    gradient is not the zero function (κ(x_t, x_t) > 0), else 0."""
+    x = nm.asarray(X[t])
+    kxx = nm.scalar(kernel.kxx(x))
+    if not (loss > 0 and kxx > 0):
+        return 0.0
+    lo = max(0, t - M)
+    avg = window_average(kernel, x, [nm.asarray(X[s]) for s in range(lo, t)], [float(v) for v in y[lo:t]])
+    return delta_t(kxx, int(y[t]), avg)
 
 
 def hinge(margin):
@@ -125,9 +151,14 @@ class _OptimisticMD(KernelLearner):
         return int(T)
 
     @classmethod
-    def run_columns(cls, score, y, params):
-        """``loss`` ℓ_t(f_t) = max{0, 1 − y_t f_t(x_t)} from the scores f_t(x_t) (the optimistic step included)."""
-        return {"loss": lambda: per_round(hinge, score, y)}
+    def run_columns(cls, score, y, params, X=None, kernel=None):
+        """``loss`` ℓ_t(f_t) = max{0, 1 − y_t f_t(x_t)} from the scores f_t(x_t) (the optimistic step included), and
+        ``delta`` δ_t (:func:`window_delta`: a function of the points, the labels, the window M and the loss)."""
+        cols = {"loss": lambda: per_round(hinge, score, y)}
+        if X is not None and kernel is not None:
+            cols["delta"] = lambda: np.array([window_delta(kernel, X, y, t, params["M"], hinge(int(y[t]) * score[t]))
+                                              for t in range(len(y))], dtype=object if nm.is_ball() else float)
+        return cols
 
     def learning_rate(self) -> float:
         if self.halvings == 0:
@@ -144,20 +175,14 @@ class _OptimisticMD(KernelLearner):
         self.log("lam", lam)
         self.log("tbar", self.tbar)
         fprev, row = self.f.evaluate(x)
-        if self.win_X:
-            wrow = self.kernel.row(x, np.asarray(self.win_X))
-            wy = np.asarray(self.win_y, dtype=float)
-            avg = nm.scalar(wy @ wrow) / len(wy)  # −⟨∇̄_t, κ(x_t, ·)⟩·y-free part: (1/M_t) Σ y_{t−r} κ(x_{t−r}, x_t)
-        else:
-            wrow, wy, avg = None, None, 0.0
+        avg = window_average(self.kernel, x, self.win_X, self.win_y)
         fx = fprev + lam * avg  # f_t(x_t) = f'_{t−1}(x_t) − λ_t ∇̄_t(x_t)
         loss = hinge(y * fx)
         self.log("loss", loss)
         kxx = nm.scalar(self.kernel.kxx(x))
         kind = "none"
         if loss > 0 and kxx > 0:  # ∇_t = −y_tκ(x_t, ·) ≠ 0; κ(x_t, x_t) = 0 makes it the zero function (Reading)
-            # δ_t = max{‖∇_t − ∇̄_t‖² − ‖∇̄_t‖², 0} = max{κ(x_t, x_t) − 2 y_t avg, 0}
-            delta = nm.nonneg(kxx - 2.0 * y * avg)
+            delta = delta_t(kxx, y, avg)
             self.log("delta", delta)
             pomd = self.in_pomd_phase() if self.omdr else True
             self.log("phase", 0 if pomd else 1)

@@ -411,7 +411,7 @@ class ProtocolLearner(OnlineLearner):
             from .registry import learner_class
 
             algo = learner_class(self.algorithm)
-            derived = algo.run_columns(scores, y, self.params)
+            derived = algo.run_columns(scores, y, self.params, X, self.kernel)
             if yhat is None:  # the algorithm predicts sign f_t(x_t) with its paper's tie convention
                 cols["_yhat"] = predictions(np.asarray(scores), algo.zero_label)
         return ExposedTrace(cols, set(extras), self.missing, derived)

@@ -7,7 +7,8 @@ the reference's, bit for bit. On it:
 * the parameters a claim reads are the algorithm's as its paper fixes them from the given ones (paper_params and
   CONSTANTS), under the factory's own names where ``param_names`` maps them; never a KeyError;
 * the quantities that are functions of the run (the hinge loss, AVP's and Ahpatron's sets M'_T and N_T, ε_t, λ_t,
-  the predictions) are computed by boundlab from the scores, and equal the columns the reference learner logs;
+  POMD's δ_t of eq. 10, the predictions) are computed by boundlab from the scores and the data, and equal the
+  columns the reference learner logs;
 * a claim gives the same certified verdict, lhs and rhs as the built-in check, where everything it reads is a
   function of the run (the claims listed in SAME_VERDICT);
 * a certified run kept by content is never reused for another learner substituted under the same name (the cache
@@ -156,6 +157,7 @@ def test_a_parameter_the_factory_does_not_take_comes_from_the_learner_s_attribut
     ("avp", {"lam": 0.5, "eps": 0.75}, ("M_prime", "N", "eps", "lam")),
     ("avp", {"U": 2.0, "lam": "cor2", "eps": [0.6, 0.9] * 12}, ("M_prime", "N", "eps", "lam")),
     ("ahpatron", {"B": 4}, ("M_prime", "N", "eps")),
+    ("pomd", {"M": 3}, ("loss", "delta")),
 ])
 def test_run_quantities_from_the_scores_equal_the_reference_learner_s(name, params, columns):
     """Each column boundlab derives from a black box's scores (OnlineLearner.run_columns) equals the column the
@@ -173,7 +175,8 @@ def test_run_quantities_from_the_scores_equal_the_reference_learner_s(name, para
 # ------------------------------------------------------------------------------------ same verdict as built-in
 SAME_VERDICT = [("PER-T1", "perceptron", {}), ("PER-T2", "perceptron", {}), ("OGD-T1", "ogd", {"lam": 0.05}),
                 ("AVP-C1", "avp", {}), ("AVP-C2", "avp", {"U": 2.0, "lam": "cor2", "eps": 0.75}),
-                ("AVP-GAP", "avp", {}), ("FGT-T3", "forgetron-self-tuned", {"B": 83})]
+                ("AVP-GAP", "avp", {}), ("FGT-T3", "forgetron-self-tuned", {"B": 83}),
+                ("POM-T2", "pomd", {}), ("POM-C1", "pomd", {})]
 
 
 @pytest.mark.parametrize("cid, name, params", SAME_VERDICT)

@@ -87,7 +87,7 @@ def hinge_losses(c: Certificate, run: Run) -> dict:
     return {"loss": [pos(1 - y * s) for y, s in zip(c.y, run.score)]}
 
 
-data_view("ogd", "pomd", "pomdr")(hinge_losses)
+data_view("ogd")(hinge_losses)
 
 
 @rule("ogd")

@@ -38,7 +38,7 @@ from ..certificate import Certificate, as_fmpq
 from ..kernels import Gaussian
 from ..numbers import Real, Rejected, Undecided, ball, exp, is_exact, le, log, lt, maximum, minimum, pos, \
     precision, sign, sqrt, total
-from . import Run, expect, rule
+from . import Run, data_view, expect, rule
 
 
 @dataclass
@@ -218,6 +218,20 @@ def _logged(c: Certificate, t: int, name: str, want, unlogged) -> None:
 #: make is retried here at a higher precision, before the checker recomputes the whole statement (its comparator's
 #: and multipliers' O(T²) kernel values) at one.
 REPLAY_BITS = (256, 1024, 4096)  # tuning: a precision only narrows or widens balls; the last undecided is final
+
+
+@data_view("pomd", "pomdr")
+def from_the_data(c: Certificate, run: Run) -> dict:
+    """A black-box POMD's quantities that eqs. 2 and 10 define from its scores and the data: ℓ_t = max{0, 1 − y_t
+    f_t(x_t)} and δ_t (:func:`delta` with the window's average, on a loss round with κ(x_t, x_t) > 0, else 0); for
+    POMD, which has no OMDR phase, ``omdr`` is False (POMDR's phases are the learner's: not derived)."""
+    M, kern = _integer(c.param("M"), "M"), kernel_cache(c)
+    loss, deltas = [], []
+    for t, (yt, s) in enumerate(zip(c.y, run.score)):
+        loss.append(pos(1 - yt * s))
+        live = sign(loss[-1]) > 0 and sign(kern(t, t)) > 0
+        deltas.append(delta(kern, t, yt, window(c, kern, t, M)[0]) if live else fmpq(0))
+    return {"loss": loss, "delta": deltas, **({"omdr": False} if c.learner == "pomd" else {})}
 
 
 @rule("pomd", "pomdr")
