@@ -303,11 +303,17 @@ def _certified_on_checks(cid: str, learner: "str | None", kernel: "str | None", 
     return n, "; ".join(why)
 
 
-def known_errata(cid: str) -> list[str]:
-    """The findings of the errata registry (bounds/witnesses) that show ``cid`` failing as printed."""
+def known_errata(cid: str, learner: "str | None" = None, part: "str | None" = None) -> list[str]:
+    """The findings of the errata registry (bounds/witnesses) that show ``cid`` failing as printed: with ``learner``
+    (and ``part``, the claim's part parameter where it has one), only those with a witness of ``cid`` on that learner
+    (and part). A finding about POMDR's eq. 10 (POM-T2-eq10, part=eq10) is no excuse for a POMD violating the bound."""
     from .errata import findings
 
-    return [f.id for f in findings() if cid in f.claims]
+    def matches(f, w) -> bool:
+        return cid in (w.claim, f.claim) and (learner is None or w.learner in (None, learner)) and \
+            (part is None or w.params.get("part", part) == part)
+
+    return [f.id for f in findings() if cid in f.claims and any(matches(f, w) for w in f.witnesses)]
 
 
 def _mark_witness(path: str, label: str, implements: "str | None") -> None:
@@ -351,6 +357,8 @@ def check_claim(factory: Callable[..., Any], cid: str, implements: "str | None",
     import bounds
     from adversaries.search import hunt
 
+    from .errata import Witness
+
     t0 = time.monotonic()
 
     def elapsed() -> float:  # each verdict's own wall time
@@ -385,7 +393,8 @@ def check_claim(factory: Callable[..., Any], cid: str, implements: "str | None",
             reason = f"certified by the replay of {len(s.witnesses)} witness(es)" + \
                 ("" if det else "; the learner is NOT deterministic: a replay may not reproduce the witness")
             return ClaimVerdict(cid, "VIOLATED", reason, gap, list(s.witnesses), tried, elapsed(),
-                                errata=known_errata(cid))
+                                errata=known_errata(cid, implements,
+                                                    Witness.load(s.witnesses[0]).params.get("part")))
         n, why = _certified_on_checks(cid, implements, kernel, seed, max(seconds, 2.0), fixed)
         if missing.terms:
             return ClaimVerdict(cid, "not applicable", missing.reason(), gap, [], tried, elapsed())

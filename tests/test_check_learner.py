@@ -474,3 +474,11 @@ def test_linear_check_sequences_are_scaled_by_one_minus_two_to_the_minus_20(monk
         assert np.array_equal(X, unit * (1 - 2.0**-20))
         assert np.max(np.linalg.norm(X, axis=1)) == 1 - 2.0**-20
 
+
+
+def test_a_known_erratum_excuses_only_its_own_learner_and_part():
+    """POM-T2-eq10 (POMDR's eq. 10, part=eq10) is filed under POM-T2: it excuses a POMDR violating part eq10, not a
+    POMD violating the bound; without a learner or part every finding under the claim is listed."""
+    assert "POM-T2-eq10" in lc.known_errata("POM-T2")
+    assert "POM-T2-eq10" in lc.known_errata("POM-T2", "pomdr", "eq10")
+    assert lc.known_errata("POM-T2", "pomd", "bound") == [] and lc.known_errata("POM-T2", "pomdr", "bound") == []
