@@ -63,6 +63,11 @@ def hinge(margin):
     return max(nm.scalar(0), 1 - margin)
 
 
+def has_gradient(margin) -> bool:
+    """y_t f_t(x_t) < 1: the hinge loss's subgradient −y_tκ(x_t, ·) is taken (eq. 2; 0 at and above the hinge)."""
+    return bool(margin < 1)
+
+
 class _HingeOGD(KernelLearner):
     """Shared mechanics of eq. 2: the hinge subgradient test and the shrink-then-insert step."""
 
@@ -72,14 +77,14 @@ class _HingeOGD(KernelLearner):
         fx, row = self.f.evaluate(x)
         margin = y * fx
         self.log("loss", hinge(margin))
-        grad = bool(margin < 1)
+        grad = has_gradient(margin)
         self.log("grad", grad)
         return fx, row, grad
 
     @classmethod
     def run_columns(cls, score, y, params, X=None, kernel=None):
         """``loss`` ℓ_t(f_t) = max{0, 1 − y_t f_t(x_t)} and ``grad`` (y_t f_t(x_t) < 1: ∇ℓ_t ≠ 0), from the scores."""
-        return {"loss": lambda: per_round(hinge, score, y), "grad": lambda: per_round(lambda m: bool(m < 1), score, y)}
+        return {"loss": lambda: per_round(hinge, score, y), "grad": lambda: per_round(has_gradient, score, y)}
 
     def _shrink(self) -> None:
         if self.lam:

@@ -374,3 +374,14 @@ def test_generic_bogd_keeps_float64_coefficients_through_removals(monkeypatch, n
 def test_declared_parameters_are_kept(name):
     """Kernel OGD's, BOGD's and BOGD++'s constructors keep their declared ranges (tests/learner_checks.py)."""
     check_declared(name)
+
+
+def test_no_gradient_at_the_hinge_itself():
+    """y_t f_t(x_t) = 1 exactly (dyadic data: f_2 = ηκ(x_1, ·) with η = ½, x_1 = e₁, x_2 = 2e₁): the hinge loss is 0
+    and eq. 2 takes no gradient step there (grad False, kind "shrink"), in the learner's round and in the column
+    boundlab derives from a black box's scores alike (learners.ogd.has_gradient)."""
+    X, y = np.array([[1.0, 0.0], [2.0, 0.0]]), np.array([1, 1])
+    tr = learners.make("ogd", kernel="linear", lam=0.01, eta=0.5).run(X, y)
+    assert tr.score.tolist() == [0.0, 1.0] and tr["grad"].tolist() == [True, False] and tr["loss"].tolist() == [1, 0]
+    cols = learners.registry.learner_class("ogd").run_columns(tr.score, y, {})
+    assert cols["grad"]().tolist() == [True, False] and [float(v) for v in cols["loss"]()] == [1.0, 0.0]
