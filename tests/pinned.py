@@ -304,3 +304,16 @@ def replay_bogd(K: np.ndarray, y: np.ndarray, B: "int | None", lam: float, eta: 
         slots.append(t)
         w[t] = min(eta, cap)
     return rows
+
+
+def kernel_fn(spec):
+    """κ of a witness's kernel spec, written here from its formula (linear, gaussian:sigma=s, poly:degree=p[,c=c])."""
+    name, _, args = spec.partition(":")
+    kw = dict(a.split("=") for a in args.split(",") if a)
+    if name == "linear":
+        return lambda u, v: float(u @ v)
+    if name == "gaussian":
+        s = float(kw["sigma"])
+        return lambda u, v: math.exp(-float((u - v) @ (u - v)) / (2 * s * s))
+    p, c = int(kw["degree"]), float(kw.get("c", 1.0))
+    return lambda u, v: ((c + u @ v) / math.sqrt((c + u @ u) * (c + v @ v))) ** p

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import bounds
+from pinned import kernel_fn
 from bounds import learner_check as lc
 from bounds.errata import Witness
 from learners.kernels import parse_kernel
@@ -134,19 +135,6 @@ def forgetron(clip=True):
 
 
 # ------------------------------------------------------------------------ independent re-checks (numpy only)
-def kernel_fn(spec):
-    """κ of a witness's kernel spec, written here from its formula (linear, gaussian:sigma=s, poly:degree=p[,c=c])."""
-    name, _, args = spec.partition(":")
-    kw = dict(a.split("=") for a in args.split(",") if a)
-    if name == "linear":
-        return lambda u, v: float(u @ v)
-    if name == "gaussian":
-        s = float(kw["sigma"])
-        return lambda u, v: math.exp(-float((u - v) @ (u - v)) / (2 * s * s))
-    p, c = int(kw["degree"]), float(kw.get("c", 1.0))
-    return lambda u, v: ((c + u @ v) / math.sqrt((c + u @ u) * (c + v @ v))) ** p
-
-
 def perceptron_t1_sides(w: Witness, learner) -> tuple[int, float]:
     """(M, ‖g‖² + 2 Σ_t max(0, 1 − y_t g(x_t))) of PER-T1 on the witness, recomputed with numpy."""
     k = kernel_fn(w.kernel)

@@ -29,6 +29,7 @@ from fractions import Fraction
 import numpy as np
 
 import bounds
+from pinned import kernel_fn
 from bounds.errata import Witness
 
 BUDGET = 8.0  # CPU seconds of search per claim (the certified replay of the witnesses comes on top)
@@ -137,19 +138,6 @@ def avp(aggressive=True):
 
 
 # ------------------------------------------------------------------------ independent re-checks (numpy only)
-def kernel_fn(spec):
-    """κ of a witness's kernel spec, written here from its formula (linear, gaussian:sigma=s, poly:degree=p[,c=c])."""
-    name, _, args = spec.partition(":")
-    kw = dict(a.split("=") for a in args.split(",") if a)
-    if name == "linear":
-        return lambda u, v: float(u @ v)
-    if name == "gaussian":
-        s = float(kw["sigma"])
-        return lambda u, v: math.exp(-float((u - v) @ (u - v)) / (2 * s * s))
-    p, c = int(kw["degree"]), float(kw.get("c", 1.0))
-    return lambda u, v: ((c + u @ v) / math.sqrt((c + u @ u) * (c + v @ v))) ** p
-
-
 def param(w: Witness, name):
     """A parameter of the witness's certified run (exact rationals in the certificate), as a float."""
     v = w.certificate["params"][name]
