@@ -470,3 +470,19 @@ def test_a_known_erratum_excuses_only_its_own_learner_and_part():
     assert "POM-T2-eq10" in lc.known_errata("POM-T2")
     assert "POM-T2-eq10" in lc.known_errata("POM-T2", "pomdr", "eq10")
     assert lc.known_errata("POM-T2", "pomd", "bound") == [] and lc.known_errata("POM-T2", "pomdr", "bound") == []
+
+
+def test_a_learner_whose_scores_change_between_two_runs_is_reported_not_deterministic():
+    """_deterministic replays the witness's sequence twice with the user's learner: the same scores for a plain
+    Perceptron, different ones for a learner that adds noise to its score (its witness may not replay)."""
+    from bounds.errata import WITNESS_DIR
+
+    witness = str(WITNESS_DIR / "OMM-EX51-perceptron.json")
+    assert lc._deterministic(perceptron(), "perceptron", witness) is True
+    rng = np.random.default_rng(0)
+
+    class Noisy(KernelPerceptron):
+        def score(self, x):
+            return super().score(x) + float(rng.normal())
+
+    assert lc._deterministic(lambda kernel: Noisy(kernel), "perceptron", witness) is False
