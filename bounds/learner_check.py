@@ -47,7 +47,6 @@ arithmetic is not judged. A learner that is not deterministic is reported (its w
 """
 from __future__ import annotations
 
-import inspect
 import json
 import math
 import tempfile
@@ -61,7 +60,7 @@ import numpy as np
 
 import learners
 from adversaries.progress import bar
-from learners.protocol import accepted_keywords, as_online, call_factory, describe, substitute_for
+from learners.protocol import accepted_keywords, call_factory, describe, substitute_for, takes_kernel
 
 READING = ("the learner's decisions are data: its scores, predictions, terms and expansions are the float64 numbers "
            "its own code produced (not re-derived); the claim's arithmetic and every oracle quantity are certified "
@@ -189,32 +188,26 @@ def _check_factory(factory: Callable[..., Any], implements: str, params: dict, p
                              f"(its parameters: {', '.join(declared) or 'none'})")
     fixed = learners.registry.validate_params(implements, dict(params))
     takes = accepted_keywords(factory)
-    absent = [k for k in declared if k not in fixed and takes is not None and param_names.get(k, k) not in takes]
+    own = {k: param_names.get(k, k) for k in declared}  # the factory's (and its learner's) name of each
+    absent = [k for k in declared if k not in fixed and takes is not None and own[k] not in takes]
     if not absent:
         return fixed
-    probe_kernel = learners.parse_kernel("linear")
-    built = call_factory(factory, probe_kernel, {param_names.get(k, k): v for k, v in
-                                                  learners.params.defaults(declared.values()).items()
-                                                  if param_names.get(k, k) in takes})
+    built = call_factory(factory, learners.parse_kernel("linear"),
+                         {own[k]: v for k, v in learners.params.defaults(declared.values()).items() if own[k] in takes})
     need = []
     for k in absent:
-        v = getattr(built, param_names.get(k, k), None)
+        v = getattr(built, own[k], None)
         if v is None or callable(v):
             need.append(k)
         else:
-            fixed[k] = declared[k].validate(v, owner=f"the learner's attribute {param_names.get(k, k)}")
+            fixed[k] = declared[k].validate(v, owner=f"the learner's attribute {own[k]}")
     if need:
         k = need[0]
         raise ValueError(f"check_learner: the factory does not take {k} ({declared[k].doc}) and the learner has no "
-                         f"attribute {param_names.get(k, k)}: pass params={{{k!r}: <the value it uses>}} or "
+                         f"attribute {own[k]}: pass params={{{k!r}: <the value it uses>}} or "
                          f"param_names={{{k!r}: '<its name>'}}" + (f" (also: {', '.join(need[1:])})"
                                                                     if need[1:] else ""))
     return fixed
-
-
-def _takes_kernel(factory: Callable[..., Any]) -> bool:
-    sig = inspect.signature(factory).parameters
-    return "kernel" in sig or any(p.kind is p.VAR_KEYWORD for p in sig.values())
 
 
 class _Missing:
@@ -427,7 +420,7 @@ def prepare(factory: Callable[..., Any], pairs: list, kernel: "str | None", para
                          f"{', '.join(f'{k} = {v!r}' for k, v in read.items())}")
     if kernel is not None:
         kernel = learners.parse_kernel(kernel).spec()
-    if not _takes_kernel(factory):
+    if not takes_kernel(factory):
         if kernel not in (None, "linear"):
             raise ValueError(f"check_learner: the factory takes no kernel, so the learner is checked with the linear "
                              f"kernel only; got kernel={kernel!r}")

@@ -112,9 +112,8 @@ class OnlineLearner(ABC):
                     kernel: "Kernel | None" = None) -> "dict[str, Callable[[], Any]]":
         """The trace columns of this algorithm that are functions of the run alone (the scores f_t(x_t), the labels
         y_t, the parameters, and the points X with the kernel), each as a thunk computing the whole column in the
-        current backend. boundlab computes
-        them for a learner written outside it that exposes only its scores (learners.protocol), with the same
-        definitions the learner's rounds log. None by default."""
+        current backend. boundlab computes them for a learner written outside it that exposes only its scores
+        (learners.protocol), with the same definitions the learner's rounds log. None by default."""
         return {}
 
     # ---------------------------------------------------------------- protocol

@@ -100,6 +100,12 @@ class Read(str):
         return obj
 
 
+def unexposed(term: str) -> Read:
+    """``term`` as ``missing`` is called with it: a core column with the protocol method that supplies it
+    (:data:`SUPPLIED_BY`), any other name as a term of ``terms()``."""
+    return Read(term, SUPPLIED_BY.get(term, TERM))
+
+
 class MissingTerm(ValueError):
     """A claim (or an adversary) read a term the learner does not expose."""
 
@@ -174,7 +180,7 @@ class ExposedTrace(Trace):
     def _core(self, name: str):
         v = self.__dict__.get("_" + name)
         if v is None:
-            self._on_missing(Read(name, SUPPLIED_BY.get(name, TERM)))
+            self._on_missing(unexposed(name))
             raise MissingTerm(name, self.learner)
         if callable(v) and not isinstance(v, KernelExpansion):  # computed on first use (the norms), not f itself
             v = self.__dict__["_" + name] = v()
@@ -197,7 +203,7 @@ class ExposedTrace(Trace):
                 done[name] = self._derived[name]()
             return done[name]
         if name not in self.extras:
-            self._on_missing(Read(name, SUPPLIED_BY.get(name, TERM)))
+            self._on_missing(unexposed(name))
             raise MissingTerm(name, self.learner)
         return self.extras[name]
 
@@ -212,7 +218,7 @@ class ExposedTrace(Trace):
             return True
         if name in ("yhat", "kind", "size", "norm") and self.__dict__.get("_" + name) is not None:
             return True
-        self._on_missing(Read(name, SUPPLIED_BY.get(name, TERM)))  # asking whether a column exists is reading it: a False would be a guess
+        self._on_missing(unexposed(name))  # asking whether a column exists is reading it: a False would be a guess
         raise MissingTerm(name, self.learner)
 
     def __repr__(self) -> str:
@@ -252,11 +258,15 @@ def paper_params(algorithm: "str | None", params: dict, reference: "OnlineLearne
     return {**defaults(params_of(algorithm)), **params, **reference.describe_params()}
 
 
+def takes_kernel(factory: Callable[..., Any]) -> bool:
+    """True when ``factory`` accepts a ``kernel`` keyword (by name, or through ``**kwargs``)."""
+    takes = accepted_keywords(factory)
+    return takes is None or "kernel" in takes
+
+
 def call_factory(factory: Callable[..., Any], kernel: Kernel, params: dict) -> Any:
     """``factory(kernel=κ, **params)``, ``kernel`` passed only when the factory takes it (κ as a float function)."""
-    sig = inspect.signature(factory).parameters
-    takes_kernel = "kernel" in sig or any(p.kind is p.VAR_KEYWORD for p in sig.values())
-    return factory(kernel=_float_kernel(kernel), **params) if takes_kernel else factory(**params)
+    return factory(kernel=_float_kernel(kernel), **params) if takes_kernel(factory) else factory(**params)
 
 
 def _data(v: Any) -> Any:
@@ -323,7 +333,7 @@ class ProtocolLearner(OnlineLearner):
             KernelExpansion(self.kernel)
 
     def _miss(self, term: str):
-        self.missing(Read(term, SUPPLIED_BY.get(term, TERM)))
+        self.missing(unexposed(term))
         raise MissingTerm(term, self.label)
 
     def score(self, x) -> Any:
@@ -458,4 +468,4 @@ def substitute_for(name: str, factory: Callable[..., Any], missing: Callable[[st
 
 __all__ = ["ExposedTrace", "ExposesExpansion", "ExposesTerms", "MissingTerm", "OnlineClassifier",
            "ProtocolLearner", "Read", "SklearnOnline", "SklearnOnlineEstimator", "accepted_keywords", "as_online",
-           "call_factory", "describe", "paper_params", "substitute_for"]
+           "call_factory", "describe", "paper_params", "substitute_for", "takes_kernel", "unexposed"]

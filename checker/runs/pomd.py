@@ -39,6 +39,7 @@ from ..kernels import Gaussian
 from ..numbers import Real, Rejected, Undecided, ball, exp, is_exact, le, log, lt, maximum, minimum, pos, \
     precision, sign, sqrt, total
 from . import Run, data_view, expect, rule
+from .ogd import hinge_losses
 
 
 @dataclass
@@ -226,11 +227,9 @@ def from_the_data(c: Certificate, run: Run) -> dict:
     f_t(x_t)} and δ_t (:func:`delta` with the window's average, on a loss round with κ(x_t, x_t) > 0, else 0); for
     POMD, which has no OMDR phase, ``omdr`` is False (POMDR's phases are the learner's: not derived)."""
     M, kern = _integer(c.param("M"), "M"), kernel_cache(c)
-    loss, deltas = [], []
-    for t, (yt, s) in enumerate(zip(c.y, run.score)):
-        loss.append(pos(1 - yt * s))
-        live = sign(loss[-1]) > 0 and sign(kern(t, t)) > 0
-        deltas.append(delta(kern, t, yt, window(c, kern, t, M)[0]) if live else fmpq(0))
+    loss = hinge_losses(c, run)["loss"]
+    deltas = [delta(kern, t, yt, window(c, kern, t, M)[0]) if sign(ell) > 0 and sign(kern(t, t)) > 0 else fmpq(0)
+              for t, (yt, ell) in enumerate(zip(c.y, loss))]
     return {"loss": loss, "delta": deltas, **({"omdr": False} if c.learner == "pomd" else {})}
 
 
