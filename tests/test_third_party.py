@@ -310,3 +310,19 @@ def test_a_black_box_without_kinds_cannot_answer_which_rounds_were_of_a_kind():
     with pytest.raises(MissingTerm, match="'kind'"):
         tr.is_kind("omdr-add")
     assert seen == ["kind"]
+
+
+@pytest.mark.parametrize("cid, name, params", [("POM-T2", "pomd", {}), ("AVP-C1", "avp", {}), ("OGD-T1", "ogd",
+                                                                                                {"lam": 0.05})])
+def test_a_doubled_right_side_is_rejected_on_a_black_box_s_run(monkeypatch, cid, name, params):
+    """Certified means the checker agreed on the black box's run as well: a calculator whose right side is doubled
+    (tests/referee.slipped) has its certificate rejected, since the checker recomputes the side from the statement
+    and the run quantities from the scores (its data views), never from the calculator."""
+    from referee import slipped
+
+    X, y = _sequence()
+    slipped(monkeypatch, type(bounds.get(cid)))
+    with substitute_for(name, replaying(name, X, y), lambda term: pytest.fail(f"missing {term}")):
+        r = bounds.check(cid, X, y, kernel="linear", learner=name, params=params, certify=True)
+    assert r.certificate.document["run"]["rule"] == "data"
+    assert r.verdict == "inconclusive" and "rejected" in r.certificate.reason, r.certificate.reason
