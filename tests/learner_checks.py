@@ -111,3 +111,16 @@ def check_starts_at_zero(name: str) -> None:
 
 #: Learners whose ``size`` is their fixed number of features or slots, not the support of f (FOGD's random features).
 BUDGET_SIZED = ("fogd",)
+
+
+def check_run_columns_match_the_log(name: str, X: np.ndarray, y: np.ndarray, **params) -> None:
+    """Every column a learner declares in ``run_columns`` (what boundlab derives from a black box's scores and the
+    data) equals, entry for entry, the column its rounds log on the same run: one definition, two routes."""
+    lrn = registry.make(name, kernel="linear", **params)
+    tr = lrn.run(X, y)
+    cols = type(lrn).run_columns(tr.score, y, lrn.describe_params(), X, lrn.kernel)
+    assert cols, f"{name} declares no run_columns"
+    for col, thunk in cols.items():
+        want = np.asarray(tr[col])
+        got = np.asarray(thunk(), want.dtype)
+        assert np.array_equal(got, want), (name, col, got, want)

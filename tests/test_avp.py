@@ -279,3 +279,15 @@ def test_auer_lemma_is_not_vacuous():
 def test_declared_parameters_are_kept(name):
     """AVP's constructors keep their declared ranges (tests/learner_checks.py)."""
     check_declared(name)
+
+
+@pytest.mark.parametrize("name, params", [("avp", {"lam": 0.5, "eps": 0.75}), ("avp", {"U": 2.0, "lam": "cor2", "eps": [0.6, 0.9] * 12}),
+                                          ("ahpatron", {"B": 4})])
+def test_run_columns_match_the_logged_columns(name, params):
+    """tests/learner_checks.py: the columns derived for a learner written outside boundlab are the logged ones."""
+    from tests.learner_checks import check_run_columns_match_the_log
+
+    rng = np.random.default_rng(3)
+    X = np.round(rng.uniform(-0.5, 0.5, (24, 2)) * 16) / 16
+    y = np.where(X[:, 0] + 0.3 * rng.standard_normal(24) > 0, 1, -1)
+    check_run_columns_match_the_log(name, X, y, **params)

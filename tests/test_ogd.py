@@ -385,3 +385,14 @@ def test_no_gradient_at_the_hinge_itself():
     assert tr.score.tolist() == [0.0, 1.0] and tr["grad"].tolist() == [True, False] and tr["loss"].tolist() == [1, 0]
     cols = learners.registry.learner_class("ogd").run_columns(tr.score, y, {})
     assert cols["grad"]().tolist() == [True, False] and [float(v) for v in cols["loss"]()] == [1.0, 0.0]
+
+
+@pytest.mark.parametrize("name, params", [("ogd", {"lam": 0.05, "eta": 0.2}), ("bogd", {"B": 4, "lam": 0.05, "eta": 0.2})])
+def test_run_columns_match_the_logged_columns(name, params):
+    """tests/learner_checks.py: the columns derived for a learner written outside boundlab are the logged ones."""
+    from tests.learner_checks import check_run_columns_match_the_log
+
+    rng = np.random.default_rng(3)
+    X = np.round(rng.uniform(-0.5, 0.5, (24, 2)) * 16) / 16
+    y = np.where(X[:, 0] + 0.3 * rng.standard_normal(24) > 0, 1, -1)
+    check_run_columns_match_the_log(name, X, y, **params)

@@ -362,3 +362,14 @@ def test_interlacing_reports_no_order_when_no_gap_is_positive():
 def test_declared_parameters_are_kept(name):
     """POMD's and POMDR's (B₀ < B depends on B) constructors keep their declared ranges (tests/learner_checks.py)."""
     check_declared(name, skip=("B0",))
+
+
+@pytest.mark.parametrize("name, params", [("pomd", {"M": 3}), ("pomd", {"M": 1})])
+def test_run_columns_match_the_logged_columns(name, params):
+    """tests/learner_checks.py: the columns derived for a learner written outside boundlab are the logged ones."""
+    from tests.learner_checks import check_run_columns_match_the_log
+
+    rng = np.random.default_rng(3)
+    X = np.round(rng.uniform(-0.5, 0.5, (24, 2)) * 16) / 16
+    y = np.where(X[:, 0] + 0.3 * rng.standard_normal(24) > 0, 1, -1)
+    check_run_columns_match_the_log(name, X, y, **params)
